@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The knobs of mmfree, declared once for the module and for mmfreectl.
+ *
+ * Each knob is a file under MMFREE_SYSFS_DIR, named by its path relative
+ * to that directory, and a module parameter of the same name with '/'
+ * replaced by '_'.  Values are unsigned decimal integers within [min, max];
+ * the module rejects anything else with -EINVAL and keeps the old value.
+ *
+ * Included by kernel and userspace code alike: plain C types only.
+ */
+#ifndef _MMFREE_KNOBS_H
+#define _MMFREE_KNOBS_H
+
+#define MMFREE_SYSFS_DIR	"/sys/kernel/mmfree"
+
+enum mmfree_knob_id {
+	MMFREE_KNOB_ENABLED,
+	MMFREE_NR_KNOBS
+};
+
+struct mmfree_knob_desc {
+	const char *path;
+	unsigned int def;
+	unsigned int min;
+	unsigned int max;
+	const char *help;
+};
+
+extern const struct mmfree_knob_desc mmfree_knob_descs[MMFREE_NR_KNOBS];
+
+/*
+ * The table itself, in the order of `mmfreectl status`, is compiled only
+ * into the one file that defines MMFREE_KNOB_TABLE before including this
+ * header (as CREATE_TRACE_POINTS does for tracepoints).
+ */
+#ifdef MMFREE_KNOB_TABLE
+const struct mmfree_knob_desc mmfree_knob_descs[MMFREE_NR_KNOBS] = {
+	[MMFREE_KNOB_ENABLED] = {
+		.path = "enabled", .def = 1, .min = 0, .max = 1,
+		.help = "master switch: 0 detaches every feature, 1 lets them run",
+	},
+};
+#endif
+
+#endif /* _MMFREE_KNOBS_H */

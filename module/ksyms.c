@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Resolving the kernel symbols mmfree needs but the kernel does not export.
+ *
+ * kallsyms_lookup_name() is unexported since 5.7, and on 6.12 its ENDBR
+ * is sealed (it is never called indirectly), so calling it through a
+ * pointer would raise #CP on IBT hardware.  mmfree never calls it: it asks
+ * register_kprobe() to place a probe at the symbol, which makes the kernel
+ * call kallsyms_lookup_name() itself, and reads the result with a
+ * kretprobe on kallsyms_lookup_name().  That works for data symbols too:
+ * register_kprobe() fails for them only after the lookup.
+ *
+ * Any function mmfree calls through a resolved address must start with a
+ * live ENDBR64 on IBT kernels; mmfree_ksyms_resolve() checks that.
+ *
+ * A feature whose symbols do not all resolve stays off, with one dmesg
+ * line naming the first missing symbol; the other features still load.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kernel.h>
+#include <linux/kprobes.h>
+#include <linux/mutex.h>
+#include <linux/ptrace.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+#include "compat.h"
+#include "mmfree.h"
+
+/* One lookup at a time: the kretprobe reports into these. */
+static DEFINE_MUTEX(mmfree_lookup_lock);
+static const char *mmfree_lookup_name;
+static unsigned long mmfree_lookup_addr;
+
+/* Catch only our own lookup: the kernel passes our string through. */
+static int mmfree_lookup_entry(struct kretprobe_instance *ri,
+			       struct pt_regs *regs)
+{
+	const char *name = (const char *)regs_get_kernel_argument(regs, 0);
+
+	return name == READ_ONCE(mmfree_lookup_name) ? 0 : 1;
+}
+
+static int mmfree_lookup_ret(struct kretprobe_instance *ri,
+			     struct pt_regs *regs)
+{
+	WRITE_ONCE(mmfree_lookup_addr, regs_return_value(regs));
+	return 0;
+}
+
+static struct kretprobe mmfree_lookup_probe = {
+	.kp.symbol_name = "kallsyms_lookup_name",
+	.entry_handler = mmfree_lookup_entry,
+	.handler = mmfree_lookup_ret,
+	.maxactive = 4,
+};
+
+static unsigned long mmfree_ksym_lookup(const char *name)
+{
+	struct kprobe kp = { .symbol_name = name };
+	unsigned long addr;
+
+	if (mmfree_test_missing_ksym && !strcmp(name, mmfree_test_missing_ksym))
+		return 0;
+
+	mutex_lock(&mmfree_lookup_lock);
+	WRITE_ONCE(mmfree_lookup_addr, 0);
+	WRITE_ONCE(mmfree_lookup_name, name);
+	/* Fails for data and blacklisted text, after the lookup ran. */
+	if (!register_kprobe(&kp))
+		unregister_kprobe(&kp);
+	WRITE_ONCE(mmfree_lookup_name, NULL);
+	addr = READ_ONCE(mmfree_lookup_addr);
+	mutex_unlock(&mmfree_lookup_lock);
+	return addr;
+}
+
+static bool mmfree_ksym_callable(unsigned long addr)
+{
+	u32 insn;
+
+	if (!mmfree_ibt())
+		return true;
+	if (copy_from_kernel_nofault(&insn, (void *)addr, sizeof(insn)))
+		return false;
+	return mmfree_insn_is_endbr64(insn);
+}
+
+int mmfree_ksyms_init(void)
+{
+	int err;
+
+	err = register_kretprobe(&mmfree_lookup_probe);
+	if (err)
+		pr_err("cannot resolve kernel symbols: kretprobe on kallsyms_lookup_name failed (%d)\n",
+		       err);
+	return err;
+}
+
+void mmfree_ksyms_exit(void)
+{
+	unregister_kretprobe(&mmfree_lookup_probe);
+}
+
+/**
+ * mmfree_ksyms_resolve - resolve the symbols of one feature
+ * @feature: the feature's name, for the log
+ * @syms: the symbols; on success each has its address
+ * @nr: the number of @syms
+ *
+ * Return: 0, or -ENOENT (missing) or -ENOEXEC (not callable under IBT)
+ * after one dmesg line saying that @feature stays off and why.
+ */
+int mmfree_ksyms_resolve(const char *feature, struct mmfree_ksym *syms,
+			 size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		unsigned long addr = mmfree_ksym_lookup(syms[i].name);
+
+		if (!addr) {
+			pr_warn("%s disabled: kernel symbol %s not found\n",
+				feature, syms[i].name);
+			return -ENOENT;
+		}
+		if (syms[i].call && !mmfree_ksym_callable(addr)) {
+			pr_warn("%s disabled: %s does not start with ENDBR64 and cannot be called under IBT\n",
+				feature, syms[i].name);
+			return -ENOEXEC;
+		}
+		syms[i].addr = addr;
+	}
+	return 0;
+}
+
+/*
+ * What each feature will attach to or call.  The features' own files take
+ * these lists over as they land; until then the load reports whether the
+ * running kernel has everything.
+ */
+static struct mmfree_ksym mmfree_pagefree_syms[] = {
+	{ .name = "tlb_finish_mmu" },
+	{ .name = "free_pages_and_swap_cache" },
+};
+
+static struct mmfree_ksym mmfree_percpu_syms[] = {
+	{ .name = "pcpu_balance_workfn" },
+	{ .name = "free_percpu" },
+	{ .name = "pcpu_chunk_lists" },
+	{ .name = "pcpu_nr_slots" },
+	{ .name = "pcpu_to_depopulate_slot" },
+	{ .name = "pcpu_sidelined_slot" },
+	{ .name = "pcpu_lock" },
+	{ .name = "pcpu_alloc_mutex" },
+	{ .name = "pcpu_balance_work" },
+	{ .name = "pcpu_nr_empty_pop_pages" },
+	{ .name = "pcpu_nr_populated" },
+	/* The kernel's raw BTF, parsed in place: its helpers are sealed. */
+	{ .name = "__start_BTF" },
+	{ .name = "__stop_BTF" },
+};
+
+void mmfree_ksyms_check_features(void)
+{
+	if (!mmfree_ksyms_resolve("pagefree", mmfree_pagefree_syms,
+				  ARRAY_SIZE(mmfree_pagefree_syms)))
+		pr_info("pagefree: %zu kernel symbols resolved\n",
+			ARRAY_SIZE(mmfree_pagefree_syms));
+	if (!mmfree_ksyms_resolve("percpu", mmfree_percpu_syms,
+				  ARRAY_SIZE(mmfree_percpu_syms)))
+		pr_info("percpu: %zu kernel symbols resolved\n",
+			ARRAY_SIZE(mmfree_percpu_syms));
+}

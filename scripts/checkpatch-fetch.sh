@@ -1,0 +1,23 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# checkpatch.pl lives only in the kernel source package: take it, with
+# the data files it reads, out of linux-source-6.12 into build/cache and
+# print that directory.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+dst=$top/build/cache/checkpatch
+if [ ! -x "$dst/checkpatch.pl" ]; then
+	tarball=$(ls /usr/src/linux-source-6.12.tar.* 2>/dev/null | head -n 1)
+	if [ -z "$tarball" ]; then
+		DEBIAN_FRONTEND=noninteractive apt-get install -y \
+			--no-install-recommends linux-source-6.12 >&2
+		tarball=$(ls /usr/src/linux-source-6.12.tar.* | head -n 1)
+	fi
+	mkdir -p "$dst"
+	tar -xf "$tarball" -C "$dst" --strip-components=2 \
+		linux-source-6.12/scripts/checkpatch.pl \
+		linux-source-6.12/scripts/spelling.txt \
+		linux-source-6.12/scripts/const_structs.checkpatch
+fi
+echo "$dst"

@@ -1,0 +1,47 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Static checks of the module for every supported kernel: a W=1 build
+# with sparse (C=2) must print no warning, and checkpatch --strict must be
+# clean.  Prints one "ok"/"FAIL" line per check; exits 1 if any failed.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+src=(Kbuild dkms.conf module include)
+fail=0
+
+report() {	# name status logfile
+	if [ "$2" = 0 ]; then
+		echo "ok   $1"
+	else
+		echo "FAIL $1"
+		sed 's/^/     /' "$3"
+		fail=1
+	fi
+}
+
+for kver in $("$top/scripts/kernels.sh"); do
+	out=$top/build/lint/$kver
+	rm -rf "$out"
+	mkdir -p "$out"
+	(cd "$top" && cp -a "${src[@]}" "$out/")
+	log=$out/build.log
+	st=0
+	make -C "/lib/modules/$kver/build" M="$out" W=1 C=2 modules \
+		>"$log" 2>&1 || st=1
+	# Any diagnostic from the compiler or sparse fails the check.
+	if grep -E 'warning:|error:' "$log" >"$out/diag" ; then
+		st=1
+		cp "$out/diag" "$log"
+	fi
+	report "build W=1 C=2 $kver" "$st" "$log"
+done
+
+cp_dir=$("$top/scripts/checkpatch-fetch.sh")
+log=$top/build/lint/checkpatch.log
+st=0
+(cd "$top" && "$cp_dir/checkpatch.pl" --strict --no-tree --quiet \
+	--ignore FILE_PATH_CHANGES -f module/*.[ch] include/mmfree/*.h) \
+	>"$log" 2>&1 || st=1
+report "checkpatch --strict" "$st" "$log"
+
+exit $fail

@@ -1,0 +1,60 @@
+#!/bin/bash
+# Build the guest's base root filesystem: a Debian 12 (bookworm) minbase
+# debootstrap, stripped, packed as a zstd-compressed newc cpio that the kernel
+# unpacks as its initramfs: build/cache/rootfs-bookworm.cpio.zst
+# Cached: rebuilt only when the package list, suite or mirror changes.
+# Env: MMFREE_MIRROR (default http://deb.debian.org/debian). Needs root.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+suite=bookworm
+mirror=${MMFREE_MIRROR:-http://deb.debian.org/debian}
+# kmod: modprobe/depmod; procps: ps, free, sysctl, vmstat; stress-ng: load.
+# util-linux (mount, dmesg, swapon, taskset) and coreutils (timeout) are in
+# minbase already.
+packages=kmod,procps,stress-ng
+out=$root/build/cache/rootfs-$suite.cpio.zst
+stamp=$out.stamp
+want="suite=$suite mirror=$mirror packages=$packages merged-usr"
+
+mkdir -p "$root/build/cache"
+# Concurrent callers wait for one build instead of racing.
+exec 9>"$out.lock"
+flock 9
+if [[ -s $out && -f $stamp && $(<"$stamp") == "$want" ]]; then
+	exit 0
+fi
+[[ $(id -u) == 0 ]] || { echo "mkrootfs.sh: debootstrap needs root" >&2; exit 1; }
+
+tmp=$(mktemp -d "$root/build/rootfs.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+dir=$tmp/root
+
+echo "mkrootfs.sh: debootstrap $suite from $mirror (a few minutes)" >&2
+# --merged-usr: the per-kernel overlay relies on /lib -> usr/lib (see
+# tests/vm.sh); make it explicit rather than a debootstrap default.
+if ! debootstrap --variant=minbase --merged-usr --include="$packages" \
+	"$suite" "$dir" "$mirror" >"$tmp/debootstrap.log" 2>&1; then
+	tail -n 30 "$tmp/debootstrap.log" >&2
+	tail -n 30 "$dir/debootstrap/debootstrap.log" >&2 2>/dev/null || true
+	exit 1
+fi
+[[ -L $dir/lib && $(readlink "$dir/lib") == usr/lib ]] ||
+	{ echo "mkrootfs.sh: expected a merged-/usr rootfs (/lib -> usr/lib)" >&2; exit 1; }
+
+# Shrink: the guest needs no docs, manuals, translations or apt metadata.
+rm -rf "$dir"/usr/share/{doc,man,info,locale,lintian,linda,bug}/* \
+	"$dir"/var/lib/apt/lists/* "$dir"/var/cache/apt/*.bin \
+	"$dir"/var/cache/apt/archives/*.deb "$dir"/var/cache/debconf/*-old \
+	"$dir"/var/log/*.log
+# The guest boots straight into tests/guest/init; no getty, no fstab mounts.
+echo "mmfree-vm" >"$dir/etc/hostname"
+: >"$dir/etc/fstab"
+
+# Pack. Device nodes made by debootstrap (/dev/console, /dev/null) travel
+# with the archive, so PID 1 has a console before devtmpfs is mounted.
+(cd "$dir" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc --quiet) |
+	zstd -q -T0 -10 -o "$tmp/rootfs.cpio.zst"
+mv "$tmp/rootfs.cpio.zst" "$out"
+echo "$want" >"$stamp"
+echo "mkrootfs.sh: $(du -sh "$dir" | cut -f1) unpacked, $(du -h "$out" | cut -f1) as $out" >&2

@@ -1,0 +1,58 @@
+#!/bin/bash
+# Install what building and VM-testing mmfree needs on a Debian 12 host:
+# QEMU, debootstrap, kmod/dkms tooling and the headers of each kernel that
+# scripts/kernels.sh selects. Idempotent: installed packages are skipped and
+# apt-get update runs only when apt's lists lack something we need.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+export DEBIAN_FRONTEND=noninteractive
+
+[[ $(id -u) == 0 ]] || { echo "setup.sh: run as root" >&2; exit 1; }
+
+tools=(qemu-system-x86 debootstrap kmod dkms sparse zstd cpio xz-utils make gcc
+	libkmod-dev pahole)
+
+updated=0
+apt_update() {
+	if [[ $updated == 0 ]]; then
+		echo "setup.sh: apt-get update" >&2
+		apt-get update -q >&2
+		updated=1
+	fi
+}
+
+installed() {
+	[[ $(dpkg-query -W -f='${Status}' "$1" 2>/dev/null) == "install ok installed" ]]
+}
+
+# Kernel choice needs apt's lists; fetch them if they know no kernel yet.
+if ! kernels=$("$root/scripts/kernels.sh" 2>/dev/null); then
+	apt_update
+	kernels=$("$root/scripts/kernels.sh")
+fi
+
+want=("${tools[@]}")
+for k in $kernels; do
+	want+=("linux-headers-$k")
+done
+
+missing=()
+for p in "${want[@]}"; do
+	installed "$p" || missing+=("$p")
+done
+
+if ((${#missing[@]})); then
+	# Stale lists (a package unknown, or a version gone from the mirror)
+	# are cured by one update and a retry.
+	if ! apt-cache show "${missing[@]}" >/dev/null 2>&1; then
+		apt_update
+	fi
+	echo "setup.sh: installing ${missing[*]}" >&2
+	if ! apt-get install -y -q --no-install-recommends "${missing[@]}"; then
+		[[ $updated == 0 ]] || exit 1
+		apt_update
+		apt-get install -y -q --no-install-recommends "${missing[@]}"
+	fi
+fi
+echo "setup.sh: ready for kernels: ${kernels//$'\n'/ }" >&2

@@ -1,0 +1,54 @@
+#!/bin/sh
+# Run the guest tests /mmfree/tests/*.sh in name order and report KTAP on
+# stdout. A test's name is its file name without ".sh" and without a leading
+# "NN-"; MMFREE_TEST (from mmfree_test= on the kernel command line) keeps
+# only the tests whose name contains it.
+# Exit status of a test: 0 = ok, 77 = skip (reason = its last output line),
+# anything else = not ok. Each test gets MMFREE_TEST_TIMEOUT seconds (600).
+
+dir=/mmfree/tests
+timeout_s=${MMFREE_TEST_TIMEOUT:-600}
+work=$(mktemp -d)
+
+name_of() {
+	n=$(basename "$1" .sh)
+	echo "$n" | sed -E 's/^[0-9]+-//'
+}
+
+# Collect the selected tests first: the plan line comes before any result.
+: >"$work/list"
+for t in "$dir"/*.sh; do
+	[ -f "$t" ] || continue
+	n=$(name_of "$t")
+	case "$n" in
+	*"$MMFREE_TEST"*) echo "$t" >>"$work/list" ;;
+	esac
+done
+
+echo "KTAP version 1"
+echo "1..$(wc -l <"$work/list")"
+
+i=0
+while read -r t; do
+	i=$((i + 1))
+	n=$(name_of "$t")
+	echo "# $n: start"
+	# The test's output streams as diagnostics; its status comes back
+	# through a file because a pipeline only reports the last command's.
+	{
+		if [ -x "$t" ]; then
+			timeout -k 10 "$timeout_s" "$t" </dev/null 2>&1
+		else
+			timeout -k 10 "$timeout_s" sh "$t" </dev/null 2>&1
+		fi
+		echo $? >"$work/rc"
+	} | tee "$work/out" | sed -u 's/^/# /'
+	rc=$(cat "$work/rc")
+	case "$rc" in
+	0) echo "ok $i $n" ;;
+	77) echo "ok $i $n # SKIP $(tail -n 1 "$work/out")" ;;
+	124 | 137) echo "# $n: timed out after ${timeout_s}s"; echo "not ok $i $n" ;;
+	*) echo "# $n: exit status $rc"; echo "not ok $i $n" ;;
+	esac
+done <"$work/list"
+rm -rf "$work"

@@ -1,0 +1,42 @@
+#!/bin/sh
+# A write to enabled other than 0 or 1 fails with EINVAL and changes
+# nothing; version is read-only; a non-root user cannot write.
+. /mmfree/lib.sh
+
+unload
+load
+nl='
+'
+for start in 1 0; do
+	knob_write enabled "$start" || fail "writing $start to enabled"
+	for bad in 2 -1 abc '1 1' 0x1 +1 ' 1' 11 01x 4294967296 \
+		   99999999999999999999 "1$nl$nl" "$nl" "1${nl}x"; do
+		if err=$(knob_write enabled "$bad"); then
+			fail "write of '$bad' to enabled succeeded"
+		fi
+		case "$err" in
+		*"Invalid argument"*) ;;
+		*) fail "write of '$bad': expected EINVAL, got: $err" ;;
+		esac
+		assert_eq "$(knob enabled)" "$start" "enabled after writing '$bad'"
+	done
+	# An empty write transfers nothing and must leave the value alone.
+	knob_write enabled '' >/dev/null
+	assert_eq "$(knob enabled)" "$start" "enabled after an empty write"
+done
+
+knob_write enabled 1 || fail "writing 1"
+assert_eq "$(knob enabled)" 1 "enabled after writing 1"
+knob_write enabled "0$nl" || fail "writing 0 with a newline"
+assert_eq "$(knob enabled)" 0 "enabled after writing '0\n'"
+
+version=$(knob version)
+knob_write version 9.9.9 && fail "write to version succeeded"
+assert_eq "$(knob version)" "$version" "version after a write"
+
+setpriv --reuid=65534 --regid=65534 --clear-groups \
+	sh -c "echo 1 > $MMFREE/enabled" 2>/dev/null &&
+	fail "a non-root user wrote enabled"
+assert_eq "$(knob enabled)" 0 "enabled after a non-root write"
+unload
+echo "every bad write rejected, value unchanged"

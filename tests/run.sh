@@ -1,0 +1,80 @@
+#!/bin/bash
+# Run every test: the host's static checks (scripts/lint.sh), then for
+# each supported kernel build (by default: DKMS-install) mmfree and run the
+# guest suite in a QEMU VM (tests/vm.sh).  --test and --demo skip the
+# static checks.
+#
+# Usage: tests/run.sh [--kernel 6.1|6.12|KVER] [--test NAME] [vm.sh options]
+# Env: MMFREE_BUILD_MODULE = command run as "CMD KVER" that builds the module
+#      and prints its path on its last stdout line (default
+#      scripts/build-module.sh); MMFREE_KERNELS overrides the kernel list.
+# Last line of output: "N passed, N failed" over all kernels; exit status 0
+# only if nothing failed.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${MMFREE_BUILD_MODULE:-$root/scripts/build-module.sh}
+
+kernel='' vmargs=() host=1
+while (($#)); do
+	case "$1" in
+	--kernel) kernel=${2:?}; shift 2 ;;
+	--test) vmargs+=("$1" "${2?}"); host=0; shift 2 ;;
+	--mem | --smp | --append | --timeout) vmargs+=("$1" "${2?}"); shift 2 ;;
+	--demo) vmargs+=("$1"); host=0; shift ;;
+	-h | --help) sed -n '5,10s/^# \?//p' "$0" >&2; exit 2 ;;
+	*) echo "run.sh: unknown argument $1" >&2; exit 2 ;;
+	esac
+done
+
+case "$kernel" in
+'' | 6.1 | 6.12) kernels=$("$root/scripts/kernels.sh" ${kernel:+"$kernel"}) ;;
+*) kernels=$kernel ;;
+esac
+
+[[ -x $build ]] || command -v "$build" >/dev/null ||
+	{ echo "run.sh: no module build script $build (set MMFREE_BUILD_MODULE)" >&2; exit 2; }
+
+lines=() total_pass=0 total_fail=0 host_pass=0 host_fail=0
+if ((host)); then
+	echo "run.sh: === static checks ===" >&2
+	lint=$("$root/scripts/lint.sh") || true
+	echo "$lint" >&2
+	host_pass=$(grep -c '^ok ' <<<"$lint" || true)
+	host_fail=$(grep -c '^FAIL ' <<<"$lint" || true)
+	((host_pass + host_fail > 0)) || host_fail=1
+fi
+
+for k in $kernels; do
+	echo "run.sh: === $k ===" >&2
+	# The build's last stdout line is the module path; show the rest.
+	if out=$("$build" "$k"); then
+		module=$(tail -n 1 <<<"$out")
+		head -n -1 <<<"$out" >&2
+	else
+		module=
+		echo "$out" >&2
+	fi
+	if [[ -z $module || ! -f $module ]]; then
+		echo "run.sh: building the module for $k failed" >&2
+		line="$k: 0 passed, 1 failed (module build failed)"
+	else
+		((!host)) || host_pass=$((host_pass + 1))
+		# vm.sh's last stdout line is its summary; its exit status is
+		# implied by the counts, so a non-zero one is not an error here.
+		line=$("$root/tests/vm.sh" --kernel "$k" --module "$module" "${vmargs[@]}" | tail -n 1) || true
+		[[ $line =~ ^"$k: "[0-9]+" passed, "[0-9]+" failed" ]] ||
+			line="$k: 0 passed, 1 failed (vm.sh gave no result)"
+	fi
+	lines+=("$line")
+	[[ $line =~ ([0-9]+)" passed, "([0-9]+)" failed" ]]
+	total_pass=$((total_pass + BASH_REMATCH[1]))
+	total_fail=$((total_fail + BASH_REMATCH[2]))
+done
+
+((!host)) || lines=("host (lint, module builds): $host_pass passed, $host_fail failed" "${lines[@]}")
+total_pass=$((total_pass + host_pass))
+total_fail=$((total_fail + host_fail))
+printf '%s\n' "${lines[@]}"
+echo "$total_pass passed, $total_fail failed"
+((total_fail == 0))

@@ -1,0 +1,221 @@
+#!/bin/bash
+# Boot one stock Debian kernel in QEMU with the mmfree module and run the
+# guest test suite (tests/guest/) in it; judge the run from the guest's KTAP
+# report and the kernel console.
+#
+# Usage: tests/vm.sh --kernel KVER --module PATH [--test NAME] [--demo]
+#                    [--mem SIZE] [--smp SPEC] [--append "ARGS"] [--timeout SEC]
+# Env: V=1 shows the console on the terminal; MMFREE_ACCEL=kvm|tcg;
+#      MMFREE_TCG_THREAD=single (default)|multi.
+# Last line of output: "KVER: N passed, N failed"; exit 0 only if 0 failed.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+usage() { sed -n '5,10s/^# \?//p' "$0" >&2; exit 2; }
+
+kver='' module='' test='' demo=0 mem=3G smp=2 append='' timeout_s=900
+while (($#)); do
+	case "$1" in
+	--kernel) kver=${2:?}; shift 2 ;;
+	--module) module=${2:?}; shift 2 ;;
+	--test) test=${2:?}; shift 2 ;;
+	--demo) demo=1; shift ;;
+	--mem) mem=${2:?}; shift 2 ;;
+	--smp) smp=${2:?}; shift 2 ;;
+	--append) append=${2?}; shift 2 ;;
+	--timeout) timeout_s=${2:?}; shift 2 ;;
+	-h | --help) usage ;;
+	*) echo "vm.sh: unknown argument $1" >&2; usage ;;
+	esac
+done
+[[ -n $kver && -n $module ]] || usage
+[[ -f $module ]] || { echo "vm.sh: no module file $module" >&2; exit 2; }
+[[ $test != *[[:space:]]* ]] || { echo "vm.sh: --test takes one word" >&2; exit 2; }
+
+kdir=$root/build/cache/kernels/$kver
+base=$root/build/cache/rootfs-bookworm.cpio.zst
+work=$root/build/vm/$kver
+logs=$root/build/logs
+console=$logs/$kver.console
+ktap=$logs/$kver.ktap
+
+# One run per kernel at a time: they share the overlay dir and the logs.
+mkdir -p "$work"
+exec 9>"$work.lock"
+flock -n 9 || { echo "vm.sh: waiting for another run on $kver" >&2; flock 9; }
+
+# 1. Kernel and base root filesystem (both cached).
+"$root/scripts/fetch-kernel.sh" "$kver"
+"$root/scripts/mkrootfs.sh"
+config=$kdir/boot/config-$kver
+grep -qx 'CONFIG_RD_ZSTD=y' "$config" ||
+	{ echo "vm.sh: $kver cannot unpack a zstd initramfs (no CONFIG_RD_ZSTD)" >&2; exit 2; }
+
+# 2. Per-kernel overlay: modules, the test scripts and /init.
+# The base rootfs is merged-/usr: /lib is a symlink to usr/lib. The overlay
+# must keep it a symlink (the kernel replaces an existing path whose type
+# differs from the archive entry), so modules go under usr/lib and lib is
+# the same symlink.
+stage=$work/overlay
+rm -rf "$stage"
+mkdir -p "$stage/usr/lib/modules/$kver/updates/dkms" "$stage/mmfree"
+ln -s usr/lib "$stage/lib"
+kmods=$kdir/lib/modules/$kver
+omods=$stage/usr/lib/modules/$kver
+
+# Module names are the same with "-" or "_"; modules.dep paths are relative.
+norm() { tr - _ <<<"$1"; }
+modpath() { # $1 = module name -> its modules.dep path, or nothing if builtin
+	local n
+	n=$(norm "$1")
+	awk -F: -v n="$n" '{ f = $1; sub(/.*\//, "", f); sub(/\.ko(\.[a-z]+)?$/, "", f);
+		gsub(/-/, "_", f); if (f == n) { print $1; exit } }' "$kmods/modules.dep"
+}
+is_builtin() {
+	grep -q "/$(norm "$1")\.ko\$" <(tr - _ <"$kmods/modules.builtin")
+}
+
+# Wanted modules: tests/guest/modules.list plus whatever mmfree itself
+# depends on (modinfo reads the "depends" that modpost recorded).
+wanted=$(sed -e 's/#.*//' "$root/tests/guest/modules.list" | tr -s ' \t' '\n' | grep . || true)
+wanted+=$'\n'$(modinfo -F depends "$module" | tr , '\n')
+declare -A copied=()
+for m in $wanted; do
+	p=$(modpath "$m")
+	if [[ -z $p ]]; then
+		is_builtin "$m" && continue
+		echo "vm.sh: module $m not found in $kver" >&2
+		exit 2
+	fi
+	# modules.dep lists a module's full dependency closure on its line.
+	for f in $p $(awk -F: -v p="$p" '$1 == p { print $2; exit }' "$kmods/modules.dep"); do
+		[[ -z ${copied[$f]:-} ]] || continue
+		mkdir -p "$omods/$(dirname "$f")"
+		cp "$kmods/$f" "$omods/$f"
+		copied[$f]=1
+	done
+done
+cp "$kmods"/modules.builtin* "$kmods/modules.order" "$omods/"
+cp "$module" "$omods/updates/dkms/"
+# depmod resolves base/lib/modules, which the symlink above makes usr/lib.
+if ! depmod_out=$(depmod -b "$stage" "$kver" 2>&1); then
+	echo "$depmod_out" >&2
+	echo "vm.sh: depmod failed" >&2
+	exit 2
+fi
+[[ -z $depmod_out ]] || echo "$depmod_out" >&2
+
+cp -a "$root/tests/guest/." "$stage/mmfree/"
+if [[ -d $root/build/guest-bin ]]; then
+	cp -a "$root/build/guest-bin/." "$stage/mmfree/"
+fi
+install -m 0755 "$root/tests/guest/init" "$stage/init"
+
+(cd "$stage" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) |
+	zstd -q -T0 -3 >"$work/overlay.cpio.zst"
+# The kernel unpacks concatenated archives in order; later entries win.
+cat "$base" "$work/overlay.cpio.zst" >"$work/initrd.img"
+
+# 3. Boot.
+accel=$("$root/scripts/kvm-probe.sh")
+accel_opt=$accel
+case "$accel" in
+kvm) cpu=host ;;
+*)
+	cpu=max
+	# One host thread runs all vCPUs by default: QEMU 7.2's multi-threaded
+	# TCG executes stale code after the guest patches its text (ftrace,
+	# static keys, text_poke_bp), so both stock kernels oops ("int3",
+	# nested NMI BUG) or lock up as soon as ftrace is switched on under
+	# load (single: 0 failures in 5 such runs; multi: 5 of 5 failed).
+	# MMFREE_TCG_THREAD=multi can speed up CPU-bound tests that never
+	# patch kernel text; boot time is the same either way.
+	accel_opt+=",thread=${MMFREE_TCG_THREAD:-single}"
+	;;
+esac
+cmdline="console=ttyS0 printk.time=1 panic=-1 oops=panic panic_on_warn=1"
+cmdline+=" softlockup_panic=1 hung_task_panic=1"
+[[ -z $test ]] || cmdline+=" mmfree_test=$test"
+((demo == 0)) || cmdline+=" mmfree_demo"
+[[ -z $append ]] || cmdline+=" $append"
+
+mkdir -p "$logs"
+: >"$console"
+: >"$ktap"
+qemu=(qemu-system-x86_64 -accel "$accel_opt" -cpu "$cpu" -smp "$smp" -m "$mem"
+	-nodefaults -no-user-config -display none -monitor none -no-reboot
+	-kernel "$kdir/boot/vmlinuz-$kver" -initrd "$work/initrd.img"
+	-append "$cmdline"
+	-chardev "file,id=con,path=$console" -serial chardev:con
+	-serial "file:$ktap")
+echo "vm.sh: booting $kver ($accel, -smp $smp -m $mem):$(printf ' %q' "${qemu[@]}")" >&2
+
+start=$SECONDS
+rc=0
+timeout -k 10 "$timeout_s" "${qemu[@]}" </dev/null >"$work/qemu.out" 2>&1 &
+qpid=$!
+# timeout(1) runs QEMU in its own process group, out of reach of the
+# terminal's ^C: stop it (timeout forwards SIGTERM) when this script ends.
+trap 'kill "$qpid" 2>/dev/null || true' EXIT
+trap 'exit 130' INT TERM
+tailpid=
+if ((demo)) || [[ ${V:-0} == 1 ]]; then
+	# Shown on stderr: stdout carries only the summary line (tests/run.sh
+	# reads it).
+	tail -n +1 -f --pid="$qpid" "$console" >&2 &
+	tailpid=$!
+fi
+wait "$qpid" || rc=$?
+trap - EXIT INT TERM
+[[ -z $tailpid ]] || wait "$tailpid" || true
+elapsed=$((SECONDS - start))
+
+# 4. Verdict.
+tr -d '\r' <"$ktap" >"$work/ktap"
+plan=$(sed -nE 's/^1\.\.([0-9]+)$/\1/p' "$work/ktap" | head -n1)
+passed=$(grep -E '^ok [0-9]+' "$work/ktap" | grep -cviE '^[^#]*#[[:space:]]*skip' || true)
+skipped=$(grep -E '^(not )?ok [0-9]+' "$work/ktap" | grep -ciE '^[^#]*#[[:space:]]*skip' || true)
+failed=$(grep -E '^not ok [0-9]+' "$work/ktap" | grep -cviE '^[^#]*#[[:space:]]*skip' || true)
+
+# Kernel splats: only timestamped kernel lines count, not test output
+# ("# " lines replaying dmesg are skipped).
+splat_re='Oops|WARNING:|BUG:|Kernel panic|general protection fault|possible recursive locking|circular locking|INFO: task .* blocked|lockdep|UBSAN|KASAN|kmemleak|Call Trace'
+splats=$(tr -d '\r' <"$console" | grep -E '\[ *[0-9]+\.[0-9]+\] ' |
+	grep -vE '^# \[ *[0-9]+\.[0-9]+\]' | grep -E "$splat_re" || true)
+
+# A timeout, crash, splat or missing plan counts as one failure, on top of
+# any planned tests that never reported.
+reasons=() extra=0
+if ((rc == 124 || rc == 137)); then
+	reasons+=("timed out after ${timeout_s}s")
+elif ((rc != 0)); then
+	reasons+=("qemu exited with status $rc: $(tail -n 3 "$work/qemu.out" | tr '\n' ' ')")
+fi
+[[ -z $splats ]] || reasons+=("kernel splat: $(head -n 1 <<<"$splats")")
+if [[ -z $plan ]]; then
+	reasons+=("no KTAP plan line")
+elif ((plan == 0)); then
+	reasons+=("no test matched${test:+ \"$test\"}")
+fi
+((${#reasons[@]} == 0)) || extra=1
+if [[ -n $plan ]] && ((passed + failed + skipped < plan)); then
+	missing=$((plan - passed - failed - skipped))
+	reasons+=("$missing of $plan planned tests reported no result")
+	failed=$((failed + missing))
+fi
+failed=$((failed + extra))
+
+notok=$(sed -nE 's/^not ok [0-9]+ ([^#]*[^# ]).*/\1/p' "$work/ktap" | grep -viE '#[[:space:]]*skip' | tr '\n' ' ' || true)
+[[ -z $notok ]] || echo "vm.sh: $kver: not ok: $notok(details in $ktap)" >&2
+if ((${#reasons[@]})); then
+	echo "vm.sh: $kver FAILED:" >&2
+	printf '  %s\n' "${reasons[@]}" >&2
+	echo "---- last 40 console lines ($console) ----" >&2
+	tr -d '\r' <"$console" | tail -n 40 >&2
+	echo "----" >&2
+fi
+echo "vm.sh: $kver ran in ${elapsed}s; console $console, KTAP $ktap" >&2
+summary="$kver: $passed passed, $failed failed"
+((skipped == 0)) || summary+=", $skipped skipped"
+echo "$summary"
+((failed == 0))
