@@ -6,8 +6,35 @@
 #ifndef _MMFREE_COMPAT_H
 #define _MMFREE_COMPAT_H
 
+#include <linux/ftrace.h>
+#include <linux/ptrace.h>
 #include <linux/types.h>
+#include <linux/version.h>
 #include <asm/ibt.h>
+
+/*
+ * The kernels mmfree was tested on.  Its features reach into kernel
+ * internals that change between releases: elsewhere they stay off.
+ */
+static inline bool mmfree_kernel_tested(void)
+{
+	unsigned int series = LINUX_VERSION_CODE >> 8;
+
+	return series == KERNEL_VERSION(6, 1, 0) >> 8 ||
+	       series == KERNEL_VERSION(6, 12, 0) >> 8;
+}
+
+/* Argument @n of the traced function, in an ftrace callback. */
+static inline unsigned long mmfree_ftrace_arg(struct ftrace_regs *fregs,
+					      unsigned int n)
+{
+#ifdef ftrace_regs_get_argument
+	return ftrace_regs_get_argument(fregs, n);
+#else
+	/* 6.1: struct ftrace_regs is a struct pt_regs in disguise. */
+	return regs_get_kernel_argument(&fregs->regs, n);
+#endif
+}
 
 #ifdef CONFIG_X86_KERNEL_IBT
 /*

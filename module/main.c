@@ -7,36 +7,67 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/debugfs.h>
 #include <linux/init.h>
 #include <linux/module.h>
 
 #include "mmfree.h"
 
+static struct dentry *mmfree_debugfs;
+
+struct dentry *mmfree_debugfs_dir(void)
+{
+	return mmfree_debugfs;
+}
+
+/* Bring every feature in line with the knobs; called under the knob lock. */
+int mmfree_features_update(void)
+{
+	return mmfree_percpu_update();
+}
+
 static int __init mmfree_init(void)
 {
 	int err;
 
+	mmfree_knobs_init();
+	mmfree_debugfs = debugfs_create_dir(KBUILD_MODNAME, NULL);
+
 	/* Symbols are resolved once, at load; the lookup probe goes away. */
 	err = mmfree_ksyms_init();
 	if (err)
-		return err;
-	mmfree_ksyms_check_features();
+		goto err_debugfs;
+	mmfree_percpu_init();
 	mmfree_ksyms_exit();
 
 	err = mmfree_sysfs_init();
 	if (err) {
 		pr_err("cannot create %s (%d)\n", MMFREE_SYSFS_DIR, err);
-		return err;
+		goto err_features;
 	}
+	err = mmfree_features_update();
+	if (err)
+		goto err_sysfs;
 
 	pr_info("version %s loaded, enabled=%u\n", MMFREE_VERSION,
 		mmfree_knob(MMFREE_KNOB_ENABLED));
 	return 0;
+
+err_sysfs:
+	mmfree_sysfs_exit();
+err_features:
+	mmfree_percpu_exit();
+err_debugfs:
+	debugfs_remove(mmfree_debugfs);
+	return err;
 }
 
 static void __exit mmfree_exit(void)
 {
+	/* No knob write or reclaim can start once the files are gone. */
 	mmfree_sysfs_exit();
+	mmfree_percpu_exit();
+	debugfs_remove(mmfree_debugfs);
 	pr_info("unloaded\n");
 }
 

@@ -34,7 +34,6 @@ static struct mmfree_knob mmfree_knobs[MMFREE_NR_KNOBS];
 
 /* Serialises knob writes against each other. */
 static DEFINE_MUTEX(mmfree_knobs_lock);
-static struct kobject *mmfree_kobj;
 
 /* Test hook: a symbol name that ksyms.c pretends not to find. */
 char *mmfree_test_missing_ksym;
@@ -95,6 +94,17 @@ static const struct kernel_param_ops mmfree_param_ops = {
 
 MMFREE_PARAM(enabled, ENABLED);
 MODULE_PARM_DESC(enabled, "master switch (0/1, default 1)");
+MMFREE_PARAM(percpu_enabled, PERCPU_ENABLED);
+MODULE_PARM_DESC(percpu_enabled, "percpu depopulation (0/1, default 1)");
+MMFREE_PARAM(percpu_min_empty_pages, PERCPU_MIN_EMPTY_PAGES);
+MODULE_PARM_DESC(percpu_min_empty_pages,
+		 "empty pages that make a chunk qualify (1-65536, default 1)");
+MMFREE_PARAM(percpu_keep_empty_pages, PERCPU_KEEP_EMPTY_PAGES);
+MODULE_PARM_DESC(percpu_keep_empty_pages,
+		 "empty pages kept populated (4-65536, default 4)");
+MMFREE_PARAM(percpu_interval_ms, PERCPU_INTERVAL_MS);
+MODULE_PARM_DESC(percpu_interval_ms,
+		 "periodic rescan in ms, 0 for none (0-3600000, default 0)");
 
 static ssize_t mmfree_knob_show(struct kobject *kobj,
 				struct kobj_attribute *attr, char *buf)
@@ -109,7 +119,8 @@ static ssize_t mmfree_knob_store(struct kobject *kobj,
 				 const char *buf, size_t count)
 {
 	struct mmfree_knob *knob = container_of(attr, struct mmfree_knob, attr);
-	unsigned int val;
+	enum mmfree_knob_id id = mmfree_knob_id(knob);
+	unsigned int val, old;
 	int err;
 
 	err = mmfree_knob_parse(knob, buf, &val);
@@ -117,9 +128,16 @@ static ssize_t mmfree_knob_store(struct kobject *kobj,
 		return err;
 
 	mutex_lock(&mmfree_knobs_lock);
-	WRITE_ONCE(mmfree_knob_vals[mmfree_knob_id(knob)], val);
+	old = mmfree_knob(id);
+	WRITE_ONCE(mmfree_knob_vals[id], val);
+	err = mmfree_features_update();
+	if (err) {
+		/* The features could not follow: back to where they were. */
+		WRITE_ONCE(mmfree_knob_vals[id], old);
+		mmfree_features_update();
+	}
 	mutex_unlock(&mmfree_knobs_lock);
-	return count;
+	return err ?: count;
 }
 
 static ssize_t version_show(struct kobject *kobj, struct kobj_attribute *attr,
@@ -130,16 +148,98 @@ static ssize_t version_show(struct kobject *kobj, struct kobj_attribute *attr,
 
 static struct kobj_attribute mmfree_version_attr = __ATTR_RO(version);
 
-/* The knobs' files, then version; NULL-terminated for sysfs. */
-static struct attribute *mmfree_attrs[MMFREE_NR_KNOBS + 2];
+/* percpu/reclaim: write 1 to scan and depopulate now. */
+static ssize_t reclaim_store(struct kobject *kobj, struct kobj_attribute *attr,
+			     const char *buf, size_t count)
+{
+	if (!sysfs_streq(buf, "1"))
+		return -EINVAL;
+	return mmfree_percpu_reclaim() ?: count;
+}
 
-static const struct attribute_group mmfree_attr_group = {
-	.attrs = mmfree_attrs,
+static struct kobj_attribute mmfree_reclaim_attr = __ATTR_WO(reclaim);
+
+/*
+ * A directory: the knobs whose path lies in it, its own files, and the
+ * groups its feature provides.  A feature the kernel cannot run has no
+ * directory at all.
+ */
+struct mmfree_dir {
+	const char *name;		/* NULL: /sys/kernel/mmfree itself */
+	bool (*usable)(void);
+	struct attribute *extra;
+	const struct attribute_group *feature_group;
+	struct kobject *kobj;
+	struct attribute *attrs[MMFREE_NR_KNOBS + 2];
+	struct attribute_group group;
 };
 
-int mmfree_sysfs_init(void)
+static struct mmfree_dir mmfree_dirs[] = {
+	{ .extra = &mmfree_version_attr.attr },
+	{
+		.name = "percpu",
+		.usable = mmfree_percpu_usable,
+		.extra = &mmfree_reclaim_attr.attr,
+		.feature_group = &mmfree_percpu_stats_group,
+	},
+};
+
+static bool mmfree_knob_in_dir(const struct mmfree_knob *knob,
+			       const struct mmfree_dir *dir)
 {
-	int i, err;
+	const char *path = knob->desc->path;
+	const char *base = kbasename(path);
+
+	if (!dir->name)
+		return base == path;
+	return base - path == strlen(dir->name) + 1 &&
+	       !strncmp(path, dir->name, base - path - 1);
+}
+
+static int mmfree_dir_create(struct mmfree_dir *dir)
+{
+	int i, n = 0, err;
+
+	for (i = 0; i < MMFREE_NR_KNOBS; i++)
+		if (mmfree_knob_in_dir(&mmfree_knobs[i], dir))
+			dir->attrs[n++] = &mmfree_knobs[i].attr.attr;
+	dir->attrs[n] = dir->extra;
+	dir->group.attrs = dir->attrs;
+
+	dir->kobj = dir->name ?
+		kobject_create_and_add(dir->name, mmfree_dirs[0].kobj) :
+		kobject_create_and_add("mmfree", kernel_kobj);
+	if (!dir->kobj)
+		return -ENOMEM;
+	err = sysfs_create_group(dir->kobj, &dir->group);
+	if (!err && dir->feature_group) {
+		err = sysfs_create_group(dir->kobj, dir->feature_group);
+		if (err)
+			sysfs_remove_group(dir->kobj, &dir->group);
+	}
+	if (err) {
+		kobject_put(dir->kobj);
+		dir->kobj = NULL;
+	}
+	return err;
+}
+
+static void mmfree_dir_remove(struct mmfree_dir *dir)
+{
+	if (!dir->kobj)
+		return;
+	/* Removing the files waits for writers still inside store(). */
+	if (dir->feature_group)
+		sysfs_remove_group(dir->kobj, dir->feature_group);
+	sysfs_remove_group(dir->kobj, &dir->group);
+	kobject_put(dir->kobj);
+	dir->kobj = NULL;
+}
+
+/* Knob defaults where no parameter was given: before any feature starts. */
+void mmfree_knobs_init(void)
+{
+	int i;
 
 	for (i = 0; i < MMFREE_NR_KNOBS; i++) {
 		struct mmfree_knob *knob = &mmfree_knobs[i];
@@ -154,22 +254,29 @@ int mmfree_sysfs_init(void)
 		attr->attr.mode = 0644;
 		attr->show = mmfree_knob_show;
 		attr->store = mmfree_knob_store;
-		mmfree_attrs[i] = &attr->attr;
 	}
-	mmfree_attrs[i] = &mmfree_version_attr.attr;
+}
 
-	mmfree_kobj = kobject_create_and_add("mmfree", kernel_kobj);
-	if (!mmfree_kobj)
-		return -ENOMEM;
-	err = sysfs_create_group(mmfree_kobj, &mmfree_attr_group);
-	if (err)
-		kobject_put(mmfree_kobj);
-	return err;
+int mmfree_sysfs_init(void)
+{
+	int i, err;
+
+	for (i = 0; i < ARRAY_SIZE(mmfree_dirs); i++) {
+		if (mmfree_dirs[i].usable && !mmfree_dirs[i].usable())
+			continue;
+		err = mmfree_dir_create(&mmfree_dirs[i]);
+		if (err) {
+			mmfree_sysfs_exit();
+			return err;
+		}
+	}
+	return 0;
 }
 
 void mmfree_sysfs_exit(void)
 {
-	/* Removing the files waits for writers still inside store(). */
-	sysfs_remove_group(mmfree_kobj, &mmfree_attr_group);
-	kobject_put(mmfree_kobj);
+	int i;
+
+	for (i = ARRAY_SIZE(mmfree_dirs) - 1; i >= 0; i--)
+		mmfree_dir_remove(&mmfree_dirs[i]);
 }

@@ -16,6 +16,10 @@
 
 enum mmfree_knob_id {
 	MMFREE_KNOB_ENABLED,
+	MMFREE_KNOB_PERCPU_ENABLED,
+	MMFREE_KNOB_PERCPU_MIN_EMPTY_PAGES,
+	MMFREE_KNOB_PERCPU_KEEP_EMPTY_PAGES,
+	MMFREE_KNOB_PERCPU_INTERVAL_MS,
 	MMFREE_NR_KNOBS
 };
 
@@ -39,6 +43,26 @@ const struct mmfree_knob_desc mmfree_knob_descs[MMFREE_NR_KNOBS] = {
 	[MMFREE_KNOB_ENABLED] = {
 		.path = "enabled", .def = 1, .min = 0, .max = 1,
 		.help = "master switch: 0 detaches every feature, 1 lets them run",
+	},
+	[MMFREE_KNOB_PERCPU_ENABLED] = {
+		.path = "percpu/enabled", .def = 1, .min = 0, .max = 1,
+		.help = "depopulate empty percpu pages the stock heuristic leaves",
+	},
+	[MMFREE_KNOB_PERCPU_MIN_EMPTY_PAGES] = {
+		.path = "percpu/min_empty_pages", .def = 1, .min = 1,
+		.max = 65536,
+		.help = "a chunk with this many empty populated pages qualifies",
+	},
+	[MMFREE_KNOB_PERCPU_KEEP_EMPTY_PAGES] = {
+		/* The kernel itself never goes below 4 (PCPU_EMPTY_POP_PAGES_HIGH). */
+		.path = "percpu/keep_empty_pages", .def = 4, .min = 4,
+		.max = 65536,
+		.help = "empty populated pages kept system wide for fast allocation",
+	},
+	[MMFREE_KNOB_PERCPU_INTERVAL_MS] = {
+		.path = "percpu/interval_ms", .def = 0, .min = 0,
+		.max = 3600000,
+		.help = "periodic rescan in ms; 0: only when percpu frees trigger it",
 	},
 };
 #endif

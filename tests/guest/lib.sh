@@ -5,6 +5,10 @@
 
 MMFREE=/sys/kernel/mmfree
 
+# A failing test must not leave helpers running: they would hold the
+# runner's output pipe open.
+trap 'kill $(jobs -p) 2>/dev/null' EXIT
+
 fail() {
 	echo "FAIL: $*"
 	exit 1
@@ -62,6 +66,7 @@ meminfo_kb() {	# field of /proc/meminfo, e.g. MemFree
 # Check that field $1 of /proc/meminfo has not grown (for a "free" field:
 # shrunk) by more than $3 kB since the reading $2.
 assert_kb_near() {	# field before tolerance
+	local now delta
 	now=$(meminfo_kb "$1")
 	case "$1" in
 	Mem*) delta=$(($2 - now)) ;;
@@ -78,4 +83,90 @@ dmesg_clear() {
 
 dmesg_new() {
 	dmesg
+}
+
+# --- percpu -----------------------------------------------------------
+
+pcpu_stat() {	# name under percpu/stats
+	cat "$MMFREE/percpu/stats/$1"
+}
+
+# The kernel's empty-page counter against two recounts (debugfs).
+pcpu_accounting() {
+	cat /sys/kernel/debug/mmfree/percpu_accounting
+}
+
+assert_pcpu_accounting() {	# what
+	local acct k l b pop units kb
+	acct=$(pcpu_accounting)
+	k=$(echo "$acct" | awk '$1 == "pcpu_nr_empty_pop_pages" { print $2 }')
+	l=$(echo "$acct" | awk '$1 == "chunks_nr_empty_pop_pages" { print $2 }')
+	b=$(echo "$acct" | awk '$1 == "bitmap_empty_pop_pages" { print $2 }')
+	echo "$1: pcpu_nr_empty_pop_pages $k, chunks $l, bitmaps $b"
+	[ -n "$k" ] && [ "$k" = "$l" ] && [ "$k" = "$b" ] ||
+		fail "$1: percpu empty-page accounting drifted"
+	# /proc/meminfo's Percpu: is populated pages times units.
+	pop=$(pcpu_stat populated_pages)
+	units=$(pcpu_stat units)
+	kb=$(meminfo_kb Percpu)
+	assert_eq "$kb" "$((pop * units * 4))" "$1: Percpu: kB vs populated_pages*units*4"
+}
+
+# Memory cgroups hold percpu memory (statistics per CPU): the classic way
+# to fill and fragment percpu chunks.
+CG=/sys/fs/cgroup/mmfree-test
+
+memcg_setup() {
+	memcg_delete_all
+	grep -qw memory /sys/fs/cgroup/cgroup.subtree_control ||
+		echo +memory >/sys/fs/cgroup/cgroup.subtree_control
+	mkdir -p "$CG"
+	echo +memory >"$CG/cgroup.subtree_control"
+}
+
+memcg_create() {	# count
+	local i
+	i=0
+	while [ $i -lt "$1" ]; do
+		mkdir "$CG/$i" || fail "mkdir cgroup $i"
+		i=$((i + 1))
+	done
+}
+
+# Remove cgroup i when (i % 100) < pct: scattered holes in every chunk.
+memcg_delete_pct() {	# count pct
+	local i
+	i=0
+	while [ $i -lt "$1" ]; do
+		if [ $((i % 100)) -lt "$2" ] && [ -d "$CG/$i" ]; then
+			rmdir "$CG/$i" || fail "rmdir cgroup $i"
+		fi
+		i=$((i + 1))
+	done
+}
+
+memcg_delete_all() {
+	[ -d "$CG" ] || return 0
+	find "$CG" -mindepth 1 -depth -type d -exec rmdir {} + 2>/dev/null
+	rmdir "$CG" 2>/dev/null
+	return 0
+}
+
+# Freed memcgs release their percpu memory after RCU grace periods and
+# offlining work: wait until the pages holding live allocations stop
+# changing for two seconds (at most a minute).
+pcpu_quiesce() {
+	local prev cur same tries
+	prev=-1 same=0 tries=0
+	while [ $same -lt 2 ] && [ $tries -lt 60 ]; do
+		sleep 1
+		cur=$(pcpu_stat floor_pages)
+		if [ "$cur" = "$prev" ]; then
+			same=$((same + 1))
+		else
+			same=0
+		fi
+		prev=$cur
+		tries=$((tries + 1))
+	done
 }

@@ -1,0 +1,55 @@
+#!/bin/sh
+# After memory cgroups are deleted in a scattered pattern, the stock
+# heuristic (a quarter of a chunk empty) leaves empty populated pages
+# behind.  One write to percpu/reclaim depopulates all of them but the
+# float: keep_empty_pages, which the kernel's reclaim insists on finding
+# in non-isolated chunks, so it stays in the one chunk with the fewest
+# empty pages that holds it (and the first chunk is never depopulated).
+# The kernel's accounting stays exact throughout.
+. /mmfree/lib.sh
+
+n=${PCPU_CGROUPS:-1500}
+unload
+load percpu_enabled=0
+memcg_setup
+memcg_create "$n"
+memcg_delete_pct "$n" 20
+pcpu_quiesce
+echo "stock, after deleting 20% of $n cgroups:"
+stock_pop=$(pcpu_stat populated_pages)
+stock_empty=$(pcpu_stat empty_pages)
+floor=$(pcpu_stat floor_pages)
+echo "  populated $stock_pop, empty $stock_empty, floor $floor pages per unit, $(pcpu_stat chunks) chunks"
+assert_pcpu_accounting "stock"
+keep=$(knob percpu/keep_empty_pages)
+# The float holder's empty pages: the fewest of any chunk that has keep.
+holder=$(pcpu_accounting | awk -v keep="$keep" '
+	$1 == "chunk" && $13 == 0 && $NF != "first" && $9 >= keep &&
+	(min == "" || $9 < min) { min = $9 }
+	END { print min + 0 }')
+
+knob_write percpu/enabled 1 || fail "enabling percpu"
+knob_write percpu/reclaim 1 || fail "reclaim"
+pop=$(pcpu_stat populated_pages)
+empty=$(pcpu_stat empty_pages)
+floor=$(pcpu_stat floor_pages)
+keep=$(knob percpu/keep_empty_pages)
+pcpu_accounting | grep chunk
+echo "mmfree, after one reclaim write:"
+echo "  populated $pop, empty $empty, floor $floor, depopulated $(pcpu_stat depopulated_pages), isolated $(pcpu_stat isolated_chunks) chunks, scans $(pcpu_stat scans)"
+pcpu_accounting | grep chunk
+assert_pcpu_accounting "after reclaim"
+[ "$stock_empty" -gt "$keep" ] ||
+	skip "stock left only $stock_empty empty pages: nothing to prove"
+[ "$empty" -lt "$stock_empty" ] || fail "reclaim freed no empty page"
+[ "$pop" -lt "$stock_pop" ] || fail "populated pages did not drop"
+[ "$(pcpu_stat depopulated_pages)" -gt 0 ] || fail "depopulated_pages is 0"
+first=$(pcpu_accounting | awk '$1 == "first_chunk_empty_pages" { print $2 }')
+[ "$holder" -gt "$keep" ] || holder=$keep
+echo "bound: float holder $holder + first chunk $first empty pages"
+[ "$empty" -le $((holder + first)) ] ||
+	fail "$empty empty pages left (float holder $holder + first chunk $first)"
+memcg_delete_all
+pcpu_quiesce
+assert_pcpu_accounting "after deleting all"
+unload

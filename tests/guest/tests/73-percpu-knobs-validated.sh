@@ -1,0 +1,41 @@
+#!/bin/sh
+# The percpu knobs take module parameters and reject bad writes with
+# EINVAL, keeping their value; reclaim refuses anything but 1, and
+# refuses with EPERM while the feature is off.
+. /mmfree/lib.sh
+
+unload
+load percpu_min_empty_pages=2 percpu_keep_empty_pages=8 percpu_interval_ms=0
+assert_eq "$(knob percpu/min_empty_pages)" 2 "min_empty_pages from modprobe"
+assert_eq "$(knob percpu/keep_empty_pages)" 8 "keep_empty_pages from modprobe"
+for k in enabled:2 min_empty_pages:0 min_empty_pages:65537 \
+	 keep_empty_pages:3 keep_empty_pages:abc interval_ms:3600001 \
+	 interval_ms:-1; do
+	name=${k%%:*}
+	before=$(knob "percpu/$name")
+	knob_write "percpu/$name" "${k#*:}" && fail "percpu/$name accepted ${k#*:}"
+	assert_eq "$(knob "percpu/$name")" "$before" "percpu/$name after ${k#*:}"
+done
+for bad in 0 2 abc ''; do
+	if err=$(knob_write percpu/reclaim "$bad"); then
+		[ -z "$bad" ] || fail "reclaim accepted '$bad'"
+	fi
+done
+scans=$(pcpu_stat scans)
+knob_write percpu/reclaim 1 || fail "reclaim"
+[ "$(pcpu_stat scans)" -gt "$scans" ] || fail "reclaim did not scan"
+knob_write percpu/enabled 0 || fail "disabling percpu"
+err=$(knob_write percpu/reclaim 1) && fail "reclaim while disabled"
+case "$err" in *"not permitted"*) ;; *) fail "expected EPERM, got $err" ;; esac
+knob_write percpu/enabled 1 || fail "enabling percpu"
+knob_write enabled 0 || fail "master off"
+knob_write percpu/reclaim 1 && fail "reclaim with the master switch off"
+knob_write enabled 1 || fail "master on"
+knob_write percpu/reclaim 1 || fail "reclaim after re-enabling"
+unload
+unload
+dmesg_clear
+modprobe mmfree percpu_keep_empty_pages=2 && fail "keep_empty_pages=2 accepted"
+dmesg_new | grep "invalid value '2' for parameter percpu_keep_empty_pages" ||
+	fail "no message for percpu_keep_empty_pages=2"
+echo "percpu knobs validated"
