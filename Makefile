@@ -3,11 +3,17 @@
 #   make                 build mmfree.ko for the running kernel
 #   make KVER=...        ... or for another installed kernel (or KDIR=...)
 #   make check           set up this machine and run every test in VMs
+#   make bench           the main job: benchmarks, stock vs mmfree, in VMs
 #   make demo            boot a VM, load mmfree, show its sysfs
 #   make lint            W=1, sparse and checkpatch on both kernels
 #   make dkms-install    install through DKMS for the running kernel
+#   make mmfreectl       build the control tool, build/mmfreectl
+#   make install         install mmfreectl, its man page and the example
+#                        /etc/modprobe.d and /etc/modules-load.d files
+#                        (PREFIX=/usr/local, DESTDIR= for staging)
 #
 # check and demo take KERNEL=6.1|6.12 and TEST=name to narrow the run,
+# bench takes KERNEL= and BENCH_ARGS="--a 100 --b 1100" for smaller runs,
 # and MMFREE_BUILD=make to skip DKMS for a faster loop.
 
 KVER ?= $(shell uname -r)
@@ -20,12 +26,17 @@ modules:
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	rm -f build/mmfreectl
 
 vm_args = $(if $(KERNEL),--kernel $(KERNEL)) $(if $(TEST),--test $(TEST))
 
 check:
 	scripts/setup.sh
 	tests/run.sh $(vm_args)
+
+bench:
+	scripts/setup.sh
+	scripts/bench.sh $(if $(KERNEL),--kernel $(KERNEL)) $(BENCH_ARGS)
 
 demo:
 	scripts/setup.sh
@@ -38,4 +49,41 @@ lint:
 dkms-install:
 	scripts/dkms.sh install $(KVER)
 
-.PHONY: all modules clean check demo lint dkms-install
+# mmfreectl: userspace, linked with libkmod.  The knob and stat tables
+# come from include/mmfree/, as for the module; the version from dkms.conf.
+MMFREECTL ?= build/mmfreectl
+MMFREE_VERSION = $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
+MMFREECTL_CFLAGS = -Wall -Wextra -Werror -O2 -Iinclude \
+	-DMMFREE_KNOB_TABLE -DMMFREE_STAT_TABLE \
+	-DMMFREE_VERSION='"$(MMFREE_VERSION)"' $(shell pkg-config --cflags libkmod)
+MMFREECTL_LIBS = $(shell pkg-config --libs libkmod)
+
+mmfreectl: $(MMFREECTL)
+
+$(MMFREECTL): scripts/mmfreectl.c include/mmfree/knobs.h \
+	      include/mmfree/stats.h dkms.conf
+	@mkdir -p $(dir $@)
+	$(CC) $(MMFREECTL_CFLAGS) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(LDFLAGS) \
+		$(MMFREECTL_LIBS)
+
+PREFIX ?= /usr/local
+SBINDIR ?= $(PREFIX)/sbin
+MANDIR ?= $(PREFIX)/share/man
+SYSCONFDIR ?= /etc
+
+# The /etc examples are installed only where no such file exists yet:
+# they are the administrator's to edit.
+install: $(MMFREECTL)
+	install -D -m 0755 $(MMFREECTL) $(DESTDIR)$(SBINDIR)/mmfreectl
+	install -D -m 0644 scripts/mmfreectl.8 $(DESTDIR)$(MANDIR)/man8/mmfreectl.8
+	@for f in modprobe.d/mmfree.conf modules-load.d/mmfree.conf; do \
+		dst=$(DESTDIR)$(SYSCONFDIR)/$$f; \
+		if [ -e "$$dst" ]; then \
+			echo "kept existing $$dst"; \
+		else \
+			echo "install -D -m 0644 etc/$$f $$dst"; \
+			install -D -m 0644 etc/$$f "$$dst" || exit 1; \
+		fi; \
+	done
+
+.PHONY: all modules clean check bench demo lint dkms-install mmfreectl install

@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Static checks of the module for every supported kernel: a W=1 build
-# with sparse (C=2) must print no warning, and checkpatch --strict must be
-# clean.  Prints one "ok"/"FAIL" line per check; exits 1 if any failed.
+# with sparse (C=2) must print no warning, mmfreectl must build with
+# -Werror, and checkpatch --strict must be clean.  Prints one "ok"/"FAIL"
+# line per check; exits 1 if any failed.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -36,13 +37,20 @@ for kver in $("$top/scripts/kernels.sh"); do
 	report "build W=1 C=2 $kver" "$st" "$log"
 done
 
+# mmfreectl, the userspace tool: -Wall -Wextra -Werror, built afresh.
+log=$top/build/lint/mmfreectl.log
+st=0
+make -s -B -C "$top" MMFREECTL=build/lint/mmfreectl mmfreectl >"$log" 2>&1 ||
+	st=1
+report "build mmfreectl -Werror" "$st" "$log"
+
 cp_dir=$("$top/scripts/checkpatch-fetch.sh")
 log=$top/build/lint/checkpatch.log
 st=0
 # Out of tree, the version checks are the point of module/compat.h.
 (cd "$top" && "$cp_dir/checkpatch.pl" --strict --no-tree --quiet \
 	--ignore FILE_PATH_CHANGES,LINUX_VERSION_CODE \
-	-f module/*.[ch] include/mmfree/*.h) \
+	-f module/*.[ch] include/mmfree/*.h scripts/mmfreectl.c) \
 	>"$log" 2>&1 || st=1
 report "checkpatch --strict" "$st" "$log"
 

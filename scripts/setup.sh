@@ -11,7 +11,7 @@ export DEBIAN_FRONTEND=noninteractive
 [[ $(id -u) == 0 ]] || { echo "setup.sh: run as root" >&2; exit 1; }
 
 tools=(qemu-system-x86 debootstrap kmod dkms sparse zstd cpio xz-utils make gcc
-	libkmod-dev pahole)
+	libkmod-dev pkg-config pahole)
 
 updated=0
 apt_update() {

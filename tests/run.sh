@@ -45,6 +45,19 @@ if ((host)); then
 	((host_pass + host_fail > 0)) || host_fail=1
 fi
 
+# mmfreectl for the guests: vm.sh copies build/guest-bin/ into /mmfree,
+# which is on the guest's PATH (Debian 12 as here: the same libkmod).  The
+# example /etc/modprobe.d file goes along for the test that uses it.
+guest_bin=$root/build/guest-bin
+rm -f "$guest_bin/mmfreectl"
+mkdir -p "$guest_bin/etc/modprobe.d"
+cp "$root/etc/modprobe.d/mmfree.conf" "$guest_bin/etc/modprobe.d/"
+if ! make -s -C "$root" MMFREECTL=build/guest-bin/mmfreectl mmfreectl >&2; then
+	echo "run.sh: building mmfreectl failed" >&2
+	lines+=("mmfreectl build: 0 passed, 1 failed")
+	total_fail=$((total_fail + 1))
+fi
+
 for k in $kernels; do
 	echo "run.sh: === $k ===" >&2
 	# The build's last stdout line is the module path; show the rest.

@@ -13,13 +13,14 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 usage() { sed -n '5,10s/^# \?//p' "$0" >&2; exit 2; }
 
-kver='' module='' test='' demo=0 mem=3G smp=2 append='' timeout_s=900
+kver='' module='' test='' demo=0 script=demo mem=3G smp=2 append='' timeout_s=900
 while (($#)); do
 	case "$1" in
 	--kernel) kver=${2:?}; shift 2 ;;
 	--module) module=${2:?}; shift 2 ;;
 	--test) test=${2:?}; shift 2 ;;
 	--demo) demo=1; shift ;;
+	--script) demo=1; script=${2:?}; shift 2 ;;
 	--mem) mem=${2:?}; shift 2 ;;
 	--smp) smp=${2:?}; shift 2 ;;
 	--append) append=${2?}; shift 2 ;;
@@ -136,7 +137,7 @@ esac
 cmdline="console=ttyS0 printk.time=1 panic=-1 oops=panic panic_on_warn=1"
 cmdline+=" softlockup_panic=1 hung_task_panic=1"
 [[ -z $test ]] || cmdline+=" mmfree_test=$test"
-((demo == 0)) || cmdline+=" mmfree_demo"
+((demo == 0)) || cmdline+=" mmfree_demo=$script"
 [[ -z $append ]] || cmdline+=" $append"
 
 mkdir -p "$logs"

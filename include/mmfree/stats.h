@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The statistics of mmfree, declared once for the module and for mmfreectl.
+ *
+ * Each statistic is a read-only file under MMFREE_SYSFS_DIR, in the
+ * directory dir (relative to MMFREE_SYSFS_DIR), holding one signed decimal
+ * integer.  A feature the kernel cannot run has no directory, and so none
+ * of its statistics.
+ *
+ * MMFREE_STAT_PAGES values count pages in each unit of a percpu chunk (one
+ * unit per possible CPU): system wide that is the value times the "units"
+ * statistic of the same directory times the page size, as for the Percpu:
+ * line of /proc/meminfo.  MMFREE_STAT_COUNT values are plain counts.
+ *
+ * Included by kernel and userspace code alike: plain C types only.
+ */
+#ifndef _MMFREE_STATS_H
+#define _MMFREE_STATS_H
+
+enum mmfree_stat_unit {
+	MMFREE_STAT_PAGES,
+	MMFREE_STAT_COUNT,
+};
+
+enum mmfree_stat_id {
+	MMFREE_STAT_PERCPU_POPULATED_PAGES,
+	MMFREE_STAT_PERCPU_EMPTY_PAGES,
+	MMFREE_STAT_PERCPU_FLOOR_PAGES,
+	MMFREE_STAT_PERCPU_CHUNKS,
+	MMFREE_STAT_PERCPU_UNITS,
+	MMFREE_STAT_PERCPU_DEPOPULATED_PAGES,
+	MMFREE_STAT_PERCPU_ISOLATED_CHUNKS,
+	MMFREE_STAT_PERCPU_SCANS,
+	MMFREE_NR_STATS
+};
+
+struct mmfree_stat_desc {
+	const char *dir;
+	const char *name;
+	enum mmfree_stat_unit unit;
+	const char *help;
+};
+
+extern const struct mmfree_stat_desc mmfree_stat_descs[MMFREE_NR_STATS];
+
+/*
+ * The table itself, in the order of `mmfreectl status`, is compiled only
+ * into the one file that defines MMFREE_STAT_TABLE before including this
+ * header, as for the knob table.
+ */
+#ifdef MMFREE_STAT_TABLE
+const struct mmfree_stat_desc mmfree_stat_descs[MMFREE_NR_STATS] = {
+	[MMFREE_STAT_PERCPU_POPULATED_PAGES] = {
+		.dir = "percpu/stats", .name = "populated_pages",
+		.unit = MMFREE_STAT_PAGES,
+		.help = "populated percpu pages (pcpu_nr_populated)",
+	},
+	[MMFREE_STAT_PERCPU_EMPTY_PAGES] = {
+		.dir = "percpu/stats", .name = "empty_pages",
+		.unit = MMFREE_STAT_PAGES,
+		.help = "populated pages with no live allocation, all chunks",
+	},
+	[MMFREE_STAT_PERCPU_FLOOR_PAGES] = {
+		.dir = "percpu/stats", .name = "floor_pages",
+		.unit = MMFREE_STAT_PAGES,
+		.help = "populated pages holding live allocations: the floor",
+	},
+	[MMFREE_STAT_PERCPU_CHUNKS] = {
+		.dir = "percpu/stats", .name = "chunks",
+		.unit = MMFREE_STAT_COUNT,
+		.help = "chunks on the kernel's lists",
+	},
+	[MMFREE_STAT_PERCPU_UNITS] = {
+		.dir = "percpu/stats", .name = "units",
+		.unit = MMFREE_STAT_COUNT,
+		.help = "units per chunk (one per possible CPU)",
+	},
+	[MMFREE_STAT_PERCPU_DEPOPULATED_PAGES] = {
+		.dir = "percpu/stats", .name = "depopulated_pages",
+		.unit = MMFREE_STAT_PAGES,
+		.help = "net pages released by balance runs mmfree isolated for",
+	},
+	[MMFREE_STAT_PERCPU_ISOLATED_CHUNKS] = {
+		.dir = "percpu/stats", .name = "isolated_chunks",
+		.unit = MMFREE_STAT_COUNT,
+		.help = "chunks mmfree isolated for depopulation",
+	},
+	[MMFREE_STAT_PERCPU_SCANS] = {
+		.dir = "percpu/stats", .name = "scans",
+		.unit = MMFREE_STAT_COUNT,
+		.help = "balance runs mmfree scanned in",
+	},
+};
+#endif
+
+#endif /* _MMFREE_STATS_H */

@@ -1,0 +1,107 @@
+#!/bin/sh
+# mmfreectl get/set round-trip every knob, by path and by parameter name;
+# an unknown key, an out-of-range or non-numeric value is exit status 2
+# with a message and changes nothing; enable/disable flip the switches;
+# percpu reclaim runs a scan, and fails while the feature is off.
+. /mmfree/lib.sh
+
+unload
+ctl_rc 3 get enabled
+ctl_rc 3 set enabled 0
+ctl_usage set enabled 2		# usage errors come first, loaded or not
+load
+
+# Every knob: "path value-to-set out-of-range..."; a knob missing here
+# fails the count below.
+knobs='enabled 0 2
+percpu/enabled 0 2
+percpu/min_empty_pages 7 0 65537
+percpu/keep_empty_pages 9 3 65537
+percpu/interval_ms 1234 3600001 4294967296'
+
+n=0
+echo "$knobs" | {
+	while read -r k v bad; do
+		n=$((n + 1))
+		ctl_rc 0 get "$k"
+		old=$out
+		assert_eq "$old" "$(knob "$k")" "get $k"
+		ctl_rc 0 set "$k" "$v"
+		assert_eq "$out" "$k: $old -> $v" "set $k message"
+		assert_eq "$(knob "$k")" "$v" "$k after set"
+		ctl_rc 0 get "$k"
+		assert_eq "$out" "$v" "get $k after set"
+		param=$(echo "$k" | tr / _)
+		ctl_rc 0 set "$param" "$old"
+		assert_eq "$(knob "$k")" "$old" "$k after set by parameter name"
+		ctl_rc 0 get "$param"
+		assert_eq "$out" "$old" "get $param"
+		for b in $bad -1 abc 0x1 1.0 +1 "" " 1" "1 " 1e3 \
+			 99999999999999999999; do
+			ctl_usage set "$k" "$b"
+			assert_contains "$err" "invalid value '$b' for $k: expected an integer from" \
+				"set $k '$b' message"
+			assert_eq "$(knob "$k")" "$old" "$k after set '$b'"
+		done
+	done
+	assert_eq "$n" 5 "knobs tested"
+} || exit 1
+[ "$(cd "$MMFREE" && find . -type f -perm -u+r -perm -u+w ! -path '*/stats/*' | wc -l)" = 5 ] ||
+	fail "sysfs has knobs this test does not cover"
+
+before=$(cd "$MMFREE" && grep -r . --exclude-dir=stats 2>/dev/null)
+for k in nosuch percpu/nosuch percpu percpu_ enabled/ /enabled ENABLED \
+	 percpu/stats percpu/reclaim; do
+	ctl_usage set "$k" 1
+	assert_contains "$err" "unknown knob '$k'" "set $k"
+done
+ctl_usage get nosuch
+ctl_usage set version 1
+assert_match "$err" "read-only" "set version"
+ctl_usage set percpu/stats/scans 1
+ctl_usage set enabled
+ctl_usage set enabled 1 1
+ctl_usage get
+ctl_usage enable nosuch
+ctl_usage disable percpu/enabled
+ctl_usage percpu
+ctl_usage percpu nosuch
+ctl_usage nosuch
+ctl_usage --nosuch
+assert_eq "$(cd "$MMFREE" && grep -r . --exclude-dir=stats 2>/dev/null)" "$before" \
+	"knobs after usage errors"
+
+ctl_rc 0 get version
+assert_eq "$out" "$(knob version)" "get version"
+ctl_rc 0 get percpu/stats/units
+assert_eq "$out" "$(pcpu_stat units)" "get percpu/stats/units"
+
+ctl_rc 0 disable
+assert_eq "$(knob enabled)" 0 "enabled after disable"
+ctl_rc 1 percpu reclaim
+assert_match "$err" "refused: the feature is off" "reclaim while disabled"
+ctl_rc 0 enable
+assert_eq "$(knob enabled)" 1 "enabled after enable"
+ctl_rc 0 disable percpu
+assert_eq "$(knob percpu/enabled)" 0 "percpu/enabled after disable percpu"
+assert_eq "$(knob enabled)" 1 "enabled after disable percpu"
+ctl_rc 1 percpu reclaim
+ctl_rc 0 enable percpu
+assert_eq "$(knob percpu/enabled)" 1 "percpu/enabled after enable percpu"
+
+scans=$(pcpu_stat scans)
+ctl_rc 0 percpu reclaim
+assert_match "$out" "^percpu: populated_pages [0-9]+ -> [0-9]+ per unit \([0-9.]+ [KMG]?i?B released system wide\)\$" \
+	"reclaim message"
+[ "$(pcpu_stat scans)" -gt "$scans" ] || fail "percpu reclaim did not scan"
+
+# Not root: the kernel's refusal, exit status 1, nothing changed.
+out=$(setpriv --reuid=65534 --regid=65534 --clear-groups \
+	mmfreectl set percpu/min_empty_pages 3 2>&1)
+rc=$?
+echo "nobody: mmfreectl set percpu/min_empty_pages 3 (exit $rc): $out"
+assert_eq "$rc" 1 "non-root set"
+assert_match "$out" "Permission denied" "non-root set message"
+assert_eq "$(knob percpu/min_empty_pages)" 1 "percpu/min_empty_pages after non-root set"
+unload
+echo "every knob set and read back; bad keys and values changed nothing"
