@@ -7,6 +7,7 @@
 #define _MMFREE_COMPAT_H
 
 #include <linux/ftrace.h>
+#include <linux/mm_types.h>
 #include <linux/ptrace.h>
 #include <linux/types.h>
 #include <linux/version.h>
@@ -35,6 +36,74 @@ static inline unsigned long mmfree_ftrace_arg(struct ftrace_regs *fregs,
 	return regs_get_kernel_argument(&fregs->regs, n);
 #endif
 }
+
+/*
+ * Resume the traced function's caller at @ip instead, with the traced
+ * function's arguments: how livepatch replaces a function.  The ftrace
+ * trampoline returns there; no indirect call is made, so IBT has no say.
+ */
+static inline void mmfree_ftrace_set_ip(struct ftrace_regs *fregs,
+					unsigned long ip)
+{
+#ifdef ftrace_regs_set_instruction_pointer
+	ftrace_regs_set_instruction_pointer(fregs, ip);
+#else
+	ftrace_instruction_pointer_set(fregs, ip);
+#endif
+}
+
+/* What an ftrace_ops needs to be allowed to change the ip. */
+#ifdef CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS
+#define MMFREE_FTRACE_OPS_IPMODIFY	FTRACE_OPS_FL_IPMODIFY
+#else
+#define MMFREE_FTRACE_OPS_IPMODIFY	(FTRACE_OPS_FL_IPMODIFY | \
+					 FTRACE_OPS_FL_SAVE_REGS)
+#endif
+
+/*
+ * The array free_pages_and_swap_cache() takes: struct page * on 6.1,
+ * struct encoded_page * on 6.12, where an entry flagged
+ * ENCODED_PAGE_BIT_NR_PAGES_NEXT is followed by one holding a page count.
+ * mmfree copies entries as opaque words and never splits such a pair.
+ */
+#ifdef ENCODED_PAGE_BIT_NR_PAGES_NEXT
+/* Entries the gathered page at @e takes: 1, or 2 with a count after it. */
+static inline unsigned int mmfree_gathered_span(void *const *e)
+{
+	return encoded_page_flags((struct encoded_page *)e[0]) &
+	       ENCODED_PAGE_BIT_NR_PAGES_NEXT ?
+	       2 : 1;
+}
+
+static inline unsigned long mmfree_gathered_pages(void *const *e)
+{
+	return mmfree_gathered_span(e) == 2 ?
+	       encoded_nr_pages((struct encoded_page *)e[1]) : 1;
+}
+
+static inline struct page *mmfree_gathered_page(void *const *e)
+{
+	return encoded_page_ptr((struct encoded_page *)e[0]);
+}
+#else
+static inline unsigned int mmfree_gathered_span(void *const *e)
+{
+	return 1;
+}
+
+static inline unsigned long mmfree_gathered_pages(void *const *e)
+{
+	return 1;
+}
+
+static inline struct page *mmfree_gathered_page(void *const *e)
+{
+	return e[0];
+}
+#endif
+
+/* The largest array the kernel passes: 512 entries and a count (6.12). */
+#define MMFREE_GATHERED_MAX	513
 
 #ifdef CONFIG_X86_KERNEL_IBT
 /*

@@ -1,21 +1,37 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Hook mechanics: attaching a callback to a kernel function with ftrace.
+ * Hook mechanics: attaching a callback to a kernel function with ftrace,
+ * and gates, through which mmfree calls kernel functions it cannot call
+ * directly.
  *
- * Callbacks observe; none changes the traced function's instruction
- * pointer, so the traced function always runs as the kernel wrote it and
- * no exclusive (IPMODIFY) claim is made on it.
+ * A callback either observes, or (hook->redirect) may move the traced
+ * function's instruction pointer to a wrapper of the same signature, as
+ * livepatch does; such a hook claims the function exclusively
+ * (FTRACE_OPS_FL_IPMODIFY), so a livepatch of the same function makes
+ * attaching fail.
+ *
+ * A gate is a do-nothing module function whose only caller-visible effect
+ * comes from an ftrace callback that redirects it to a kernel function:
+ * calling the gate runs the kernel function with the gate's arguments,
+ * and it returns to the gate's caller.  Nothing jumps through a pointer,
+ * so this works for functions whose ENDBR64 the kernel sealed at boot
+ * (on IBT, an indirect call to them raises #CP).  When the target is
+ * itself hooked by mmfree, its callback sees a return address inside
+ * mmfree (mmfree_hook_from_us()) and lets the call through.
  *
  * unregister_ftrace_function() returns only after every CPU has left the
  * callback (ftrace synchronises with RCU-tasks for dynamically allocated
- * trampolines), and callbacks never sleep, so once mmfree_hook_detach()
- * returns the callback's code may go away with the module.
+ * trampolines), and callbacks never sleep.  A wrapper that a callback
+ * redirected to is another matter: the caller of mmfree_hook_detach()
+ * must wait for tasks inside wrappers itself.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/ftrace.h>
 #include <linux/kernel.h>
+#include <linux/module.h>
 
+#include "compat.h"
 #include "mmfree.h"
 
 int mmfree_hook_attach(struct mmfree_hook *hook)
@@ -27,6 +43,8 @@ int mmfree_hook_attach(struct mmfree_hook *hook)
 	hook->ops.func = hook->func;
 	/* ftrace guards against recursion into the callback. */
 	hook->ops.flags = FTRACE_OPS_FL_RECURSION;
+	if (hook->redirect)
+		hook->ops.flags |= MMFREE_FTRACE_OPS_IPMODIFY;
 	err = ftrace_set_filter_ip(&hook->ops, hook->addr, 0, 0);
 	if (err) {
 		pr_err("cannot trace %s (%d)\n", hook->name, err);
@@ -34,6 +52,7 @@ int mmfree_hook_attach(struct mmfree_hook *hook)
 	}
 	err = register_ftrace_function(&hook->ops);
 	if (err) {
+		/* -EBUSY: another IPMODIFY user (a livepatch?) owns it. */
 		pr_err("cannot attach to %s (%d)\n", hook->name, err);
 		ftrace_set_filter_ip(&hook->ops, hook->addr, 1, 0);
 		return err;
@@ -49,4 +68,54 @@ void mmfree_hook_detach(struct mmfree_hook *hook)
 	unregister_ftrace_function(&hook->ops);
 	ftrace_set_filter_ip(&hook->ops, hook->addr, 1, 0);
 	hook->attached = false;
+}
+
+/* Make the traced function's caller run @to instead. */
+void notrace mmfree_hook_redirect(struct ftrace_regs *fregs, void *to)
+{
+	mmfree_ftrace_set_ip(fregs, (unsigned long)to);
+}
+
+/* Whether the traced function was called from mmfree's own code. */
+bool notrace mmfree_hook_from_us(unsigned long parent_ip)
+{
+	return within_module(parent_ip, THIS_MODULE);
+}
+
+static void notrace mmfree_gate_func(unsigned long ip, unsigned long parent_ip,
+				     struct ftrace_ops *ops,
+				     struct ftrace_regs *fregs)
+{
+	struct mmfree_gate *gate = container_of(ops, struct mmfree_gate,
+						hook.ops);
+
+	mmfree_ftrace_set_ip(fregs, gate->target);
+}
+
+/**
+ * mmfree_gate_open - make calls to @gate run @target
+ * @gate: the gate; gate->hook.name names @target, gate->hook.addr is the
+ *	  gate function
+ * @target: the kernel function's address
+ *
+ * Return: 0 or the error from ftrace.
+ */
+int mmfree_gate_open(struct mmfree_gate *gate, unsigned long target)
+{
+	gate->target = target;
+	gate->hook.func = mmfree_gate_func;
+	gate->hook.redirect = true;
+	return mmfree_hook_attach(&gate->hook);
+}
+
+void mmfree_gate_close(struct mmfree_gate *gate)
+{
+	mmfree_hook_detach(&gate->hook);
+}
+
+/* Reached only if a gate is called while closed: a bug in mmfree. */
+void mmfree_gate_missed(const char *name)
+{
+	WARN_ONCE(1, KBUILD_MODNAME ": gate to %s called while closed\n",
+		  name);
 }

@@ -23,7 +23,12 @@ struct dentry *mmfree_debugfs_dir(void)
 /* Bring every feature in line with the knobs; called under the knob lock. */
 int mmfree_features_update(void)
 {
-	return mmfree_percpu_update();
+	int err;
+
+	err = mmfree_percpu_update();
+	if (err)
+		return err;
+	return mmfree_pagefree_update();
 }
 
 static int __init mmfree_init(void)
@@ -38,6 +43,7 @@ static int __init mmfree_init(void)
 	if (err)
 		goto err_debugfs;
 	mmfree_percpu_init();
+	mmfree_pagefree_init();
 	mmfree_ksyms_exit();
 
 	err = mmfree_sysfs_init();
@@ -56,6 +62,7 @@ static int __init mmfree_init(void)
 err_sysfs:
 	mmfree_sysfs_exit();
 err_features:
+	mmfree_pagefree_exit();
 	mmfree_percpu_exit();
 err_debugfs:
 	debugfs_remove(mmfree_debugfs);
@@ -66,6 +73,7 @@ static void __exit mmfree_exit(void)
 {
 	/* No knob write or reclaim can start once the files are gone. */
 	mmfree_sysfs_exit();
+	mmfree_pagefree_exit();
 	mmfree_percpu_exit();
 	debugfs_remove(mmfree_debugfs);
 	pr_info("unloaded\n");

@@ -388,64 +388,35 @@ static void mmfree_percpu_count(struct mmfree_percpu_count *c)
 	spin_unlock_irqrestore(pcpu.lock, flags);
 }
 
-static ssize_t mmfree_percpu_stat_show(struct kobject *kobj,
-				       struct kobj_attribute *attr, char *buf)
+/* The value of one percpu/stats file. */
+long mmfree_percpu_stat(enum mmfree_stat_id id)
 {
 	struct mmfree_percpu_count c;
-	long val;
 
-	if (!strcmp(attr->attr.name, "scans"))
-		return sysfs_emit(buf, "%ld\n", atomic_long_read(&stats.scans));
-	if (!strcmp(attr->attr.name, "isolated_chunks"))
-		return sysfs_emit(buf, "%ld\n",
-				  atomic_long_read(&stats.isolated_chunks));
-	if (!strcmp(attr->attr.name, "depopulated_pages"))
-		return sysfs_emit(buf, "%ld\n",
-				  atomic_long_read(&stats.depopulated));
-	if (!strcmp(attr->attr.name, "units"))
-		return sysfs_emit(buf, "%d\n", pcpu.nr_units);
-
+	switch (id) {
+	case MMFREE_STAT_PERCPU_SCANS:
+		return atomic_long_read(&stats.scans);
+	case MMFREE_STAT_PERCPU_ISOLATED_CHUNKS:
+		return atomic_long_read(&stats.isolated_chunks);
+	case MMFREE_STAT_PERCPU_DEPOPULATED_PAGES:
+		return atomic_long_read(&stats.depopulated);
+	case MMFREE_STAT_PERCPU_UNITS:
+		return pcpu.nr_units;
+	default:
+		break;
+	}
 	mmfree_percpu_count(&c);
-	if (!strcmp(attr->attr.name, "populated_pages"))
-		val = c.populated;
-	else if (!strcmp(attr->attr.name, "empty_pages"))
-		val = c.empty;
-	else if (!strcmp(attr->attr.name, "floor_pages"))
-		val = c.floor;
-	else
-		val = c.chunks;
-	return sysfs_emit(buf, "%ld\n", val);
+	switch (id) {
+	case MMFREE_STAT_PERCPU_POPULATED_PAGES:
+		return c.populated;
+	case MMFREE_STAT_PERCPU_EMPTY_PAGES:
+		return c.empty;
+	case MMFREE_STAT_PERCPU_FLOOR_PAGES:
+		return c.floor;
+	default:
+		return c.chunks;
+	}
 }
-
-#define MMFREE_PCPU_STAT(name)						\
-	static struct kobj_attribute mmfree_pcpu_stat_##name =		\
-		__ATTR(name, 0444, mmfree_percpu_stat_show, NULL)
-
-MMFREE_PCPU_STAT(populated_pages);
-MMFREE_PCPU_STAT(empty_pages);
-MMFREE_PCPU_STAT(floor_pages);
-MMFREE_PCPU_STAT(chunks);
-MMFREE_PCPU_STAT(units);
-MMFREE_PCPU_STAT(depopulated_pages);
-MMFREE_PCPU_STAT(isolated_chunks);
-MMFREE_PCPU_STAT(scans);
-
-static struct attribute *mmfree_percpu_stat_attrs[] = {
-	&mmfree_pcpu_stat_populated_pages.attr,
-	&mmfree_pcpu_stat_empty_pages.attr,
-	&mmfree_pcpu_stat_floor_pages.attr,
-	&mmfree_pcpu_stat_chunks.attr,
-	&mmfree_pcpu_stat_units.attr,
-	&mmfree_pcpu_stat_depopulated_pages.attr,
-	&mmfree_pcpu_stat_isolated_chunks.attr,
-	&mmfree_pcpu_stat_scans.attr,
-	NULL,
-};
-
-const struct attribute_group mmfree_percpu_stats_group = {
-	.name = "stats",
-	.attrs = mmfree_percpu_stat_attrs,
-};
 
 static int mmfree_percpu_accounting_show(struct seq_file *m, void *v)
 {

@@ -21,6 +21,7 @@
 #include <linux/sysfs.h>
 
 #define MMFREE_KNOB_TABLE
+#define MMFREE_STAT_TABLE
 #include "mmfree.h"
 
 struct mmfree_knob {
@@ -46,10 +47,21 @@ static enum mmfree_knob_id mmfree_knob_id(const struct mmfree_knob *knob)
 	return knob - mmfree_knobs;
 }
 
-/* Strict: decimal digits, an optional trailing newline, within limits. */
+/*
+ * Strict: one of the knob's names, or decimal digits within limits; an
+ * optional trailing newline.
+ */
 static int mmfree_knob_parse(const struct mmfree_knob *knob, const char *buf,
 			     unsigned int *val)
 {
+	const struct mmfree_knob_desc *desc = knob->desc;
+
+	if (desc->names) {
+		for (*val = desc->min; *val <= desc->max; (*val)++)
+			if (sysfs_streq(buf, desc->names[*val]))
+				return 0;
+		return -EINVAL;
+	}
 	if (!isdigit(buf[0]) || kstrtouint(buf, 10, val))
 		return -EINVAL;
 	if (*val < knob->desc->min || *val > knob->desc->max)
@@ -65,8 +77,14 @@ static int mmfree_param_set(const char *buf, const struct kernel_param *kp)
 	/* The table is static: usable before mmfree_sysfs_init() runs. */
 	knob->desc = &mmfree_knob_descs[mmfree_knob_id(knob)];
 	if (mmfree_knob_parse(knob, buf, &val)) {
-		pr_err("invalid value '%s' for parameter %s: expected an integer from %u to %u\n",
-		       buf, kp->name, knob->desc->min, knob->desc->max);
+		if (knob->desc->names)
+			pr_err("invalid value '%s' for parameter %s: expected %s or %s\n",
+			       buf, kp->name, knob->desc->names[0],
+			       knob->desc->names[1]);
+		else
+			pr_err("invalid value '%s' for parameter %s: expected an integer from %u to %u\n",
+			       buf, kp->name, knob->desc->min,
+			       knob->desc->max);
 		return -EINVAL;
 	}
 	/* Parameters are read-only in sysfs: this runs only at load. */
@@ -75,12 +93,19 @@ static int mmfree_param_set(const char *buf, const struct kernel_param *kp)
 	return 0;
 }
 
+/* A knob's value as it reads back: its name, or the number. */
+static int mmfree_knob_print(const struct mmfree_knob *knob, char *buf)
+{
+	unsigned int val = mmfree_knob(mmfree_knob_id(knob));
+
+	if (knob->desc->names)
+		return sysfs_emit(buf, "%s\n", knob->desc->names[val]);
+	return sysfs_emit(buf, "%u\n", val);
+}
+
 static int mmfree_param_get(char *buf, const struct kernel_param *kp)
 {
-	const struct mmfree_knob *knob = kp->arg;
-
-	return scnprintf(buf, PAGE_SIZE, "%u\n",
-			 mmfree_knob(mmfree_knob_id(knob)));
+	return mmfree_knob_print(kp->arg, buf);
 }
 
 static const struct kernel_param_ops mmfree_param_ops = {
@@ -105,13 +130,32 @@ MODULE_PARM_DESC(percpu_keep_empty_pages,
 MMFREE_PARAM(percpu_interval_ms, PERCPU_INTERVAL_MS);
 MODULE_PARM_DESC(percpu_interval_ms,
 		 "periodic rescan in ms, 0 for none (0-3600000, default 0)");
+MMFREE_PARAM(pagefree_enabled, PAGEFREE_ENABLED);
+MODULE_PARM_DESC(pagefree_enabled, "parallel page freeing (0/1, default 1)");
+MMFREE_PARAM(pagefree_mode, PAGEFREE_MODE);
+MODULE_PARM_DESC(pagefree_mode,
+		 "sync: munmap/exit wait for the pages, async: they do not (default sync)");
+MMFREE_PARAM(pagefree_workers, PAGEFREE_WORKERS);
+MODULE_PARM_DESC(pagefree_workers,
+		 "most work items freeing at once (1-512, default 4)");
+MMFREE_PARAM(pagefree_batch_pages, PAGEFREE_BATCH_PAGES);
+MODULE_PARM_DESC(pagefree_batch_pages,
+		 "gathered pages per work item (16-512, default 512)");
+MMFREE_PARAM(pagefree_min_pages, PAGEFREE_MIN_PAGES);
+MODULE_PARM_DESC(pagefree_min_pages,
+		 "smaller gathers are freed inline (0-1073741824, default 1024)");
+MMFREE_PARAM(pagefree_idle_only, PAGEFREE_IDLE_ONLY);
+MODULE_PARM_DESC(pagefree_idle_only,
+		 "offload only while one of the task's CPUs is idle (0/1, default 1)");
+MMFREE_PARAM(pagefree_max_inflight_pages, PAGEFREE_MAX_INFLIGHT_PAGES);
+MODULE_PARM_DESC(pagefree_max_inflight_pages,
+		 "async: most pages in flight (512-1073741824, default 1048576)");
 
 static ssize_t mmfree_knob_show(struct kobject *kobj,
 				struct kobj_attribute *attr, char *buf)
 {
-	struct mmfree_knob *knob = container_of(attr, struct mmfree_knob, attr);
-
-	return sysfs_emit(buf, "%u\n", mmfree_knob(mmfree_knob_id(knob)));
+	return mmfree_knob_print(container_of(attr, struct mmfree_knob, attr),
+				 buf);
 }
 
 static ssize_t mmfree_knob_store(struct kobject *kobj,
@@ -159,19 +203,37 @@ static ssize_t reclaim_store(struct kobject *kobj, struct kobj_attribute *attr,
 
 static struct kobj_attribute mmfree_reclaim_attr = __ATTR_WO(reclaim);
 
+/* A statistic: a read-only file in its feature's stats/ directory. */
+struct mmfree_stat {
+	long (*read)(enum mmfree_stat_id id);
+	struct kobj_attribute attr;
+};
+
+static struct mmfree_stat mmfree_stats[MMFREE_NR_STATS];
+
+static ssize_t mmfree_stat_show(struct kobject *kobj,
+				struct kobj_attribute *attr, char *buf)
+{
+	struct mmfree_stat *stat = container_of(attr, struct mmfree_stat, attr);
+
+	return sysfs_emit(buf, "%ld\n", stat->read(stat - mmfree_stats));
+}
+
 /*
  * A directory: the knobs whose path lies in it, its own files, and the
- * groups its feature provides.  A feature the kernel cannot run has no
- * directory at all.
+ * statistics its feature reads (in stats/).  A feature the kernel cannot
+ * run has no directory at all.
  */
 struct mmfree_dir {
 	const char *name;		/* NULL: /sys/kernel/mmfree itself */
 	bool (*usable)(void);
 	struct attribute *extra;
-	const struct attribute_group *feature_group;
+	long (*stat)(enum mmfree_stat_id id);
 	struct kobject *kobj;
 	struct attribute *attrs[MMFREE_NR_KNOBS + 2];
 	struct attribute_group group;
+	struct attribute *stat_attrs[MMFREE_NR_STATS + 1];
+	struct attribute_group stat_group;
 };
 
 static struct mmfree_dir mmfree_dirs[] = {
@@ -180,9 +242,43 @@ static struct mmfree_dir mmfree_dirs[] = {
 		.name = "percpu",
 		.usable = mmfree_percpu_usable,
 		.extra = &mmfree_reclaim_attr.attr,
-		.feature_group = &mmfree_percpu_stats_group,
+		.stat = mmfree_percpu_stat,
+	},
+	{
+		.name = "pagefree",
+		.usable = mmfree_pagefree_usable,
+		.stat = mmfree_pagefree_stat,
 	},
 };
+
+/* Whether @path is "<dir>/stats" for the directory named @dir. */
+static bool mmfree_stat_in_dir(const char *path, const char *dir)
+{
+	size_t len = strlen(dir);
+
+	return !strncmp(path, dir, len) && !strcmp(path + len, "/stats");
+}
+
+static void mmfree_dir_stats(struct mmfree_dir *dir)
+{
+	int i, n = 0;
+
+	for (i = 0; i < MMFREE_NR_STATS; i++) {
+		struct mmfree_stat *stat = &mmfree_stats[i];
+
+		if (!mmfree_stat_in_dir(mmfree_stat_descs[i].dir, dir->name))
+			continue;
+		stat->read = dir->stat;
+		sysfs_attr_init(&stat->attr.attr);
+		stat->attr.attr.name = mmfree_stat_descs[i].name;
+		stat->attr.attr.mode = 0444;
+		stat->attr.show = mmfree_stat_show;
+		dir->stat_attrs[n++] = &stat->attr.attr;
+	}
+	dir->stat_attrs[n] = NULL;
+	dir->stat_group.name = "stats";
+	dir->stat_group.attrs = dir->stat_attrs;
+}
 
 static bool mmfree_knob_in_dir(const struct mmfree_knob *knob,
 			       const struct mmfree_dir *dir)
@@ -212,8 +308,9 @@ static int mmfree_dir_create(struct mmfree_dir *dir)
 	if (!dir->kobj)
 		return -ENOMEM;
 	err = sysfs_create_group(dir->kobj, &dir->group);
-	if (!err && dir->feature_group) {
-		err = sysfs_create_group(dir->kobj, dir->feature_group);
+	if (!err && dir->stat) {
+		mmfree_dir_stats(dir);
+		err = sysfs_create_group(dir->kobj, &dir->stat_group);
 		if (err)
 			sysfs_remove_group(dir->kobj, &dir->group);
 	}
@@ -229,8 +326,8 @@ static void mmfree_dir_remove(struct mmfree_dir *dir)
 	if (!dir->kobj)
 		return;
 	/* Removing the files waits for writers still inside store(). */
-	if (dir->feature_group)
-		sysfs_remove_group(dir->kobj, dir->feature_group);
+	if (dir->stat)
+		sysfs_remove_group(dir->kobj, &dir->stat_group);
 	sysfs_remove_group(dir->kobj, &dir->group);
 	kobject_put(dir->kobj);
 	dir->kobj = NULL;

@@ -4,8 +4,10 @@
  *
  * Each knob is a file under MMFREE_SYSFS_DIR, named by its path relative
  * to that directory, and a module parameter of the same name with '/'
- * replaced by '_'.  Values are unsigned decimal integers within [min, max];
- * the module rejects anything else with -EINVAL and keeps the old value.
+ * replaced by '_'.  Values are unsigned decimal integers within [min, max],
+ * or, for a knob with names, one of its names (the value is the name's
+ * index); the module rejects anything else with -EINVAL and keeps the old
+ * value.
  *
  * Included by kernel and userspace code alike: plain C types only.
  */
@@ -20,7 +22,20 @@ enum mmfree_knob_id {
 	MMFREE_KNOB_PERCPU_MIN_EMPTY_PAGES,
 	MMFREE_KNOB_PERCPU_KEEP_EMPTY_PAGES,
 	MMFREE_KNOB_PERCPU_INTERVAL_MS,
+	MMFREE_KNOB_PAGEFREE_ENABLED,
+	MMFREE_KNOB_PAGEFREE_MODE,
+	MMFREE_KNOB_PAGEFREE_WORKERS,
+	MMFREE_KNOB_PAGEFREE_BATCH_PAGES,
+	MMFREE_KNOB_PAGEFREE_MIN_PAGES,
+	MMFREE_KNOB_PAGEFREE_IDLE_ONLY,
+	MMFREE_KNOB_PAGEFREE_MAX_INFLIGHT_PAGES,
 	MMFREE_NR_KNOBS
+};
+
+/* pagefree/mode */
+enum mmfree_pagefree_mode {
+	MMFREE_PAGEFREE_SYNC,
+	MMFREE_PAGEFREE_ASYNC,
 };
 
 struct mmfree_knob_desc {
@@ -28,6 +43,7 @@ struct mmfree_knob_desc {
 	unsigned int def;
 	unsigned int min;
 	unsigned int max;
+	const char *const *names;	/* NULL, or max + 1 names */
 	const char *help;
 };
 
@@ -39,6 +55,8 @@ extern const struct mmfree_knob_desc mmfree_knob_descs[MMFREE_NR_KNOBS];
  * header (as CREATE_TRACE_POINTS does for tracepoints).
  */
 #ifdef MMFREE_KNOB_TABLE
+static const char *const mmfree_pagefree_mode_names[] = { "sync", "async" };
+
 const struct mmfree_knob_desc mmfree_knob_descs[MMFREE_NR_KNOBS] = {
 	[MMFREE_KNOB_ENABLED] = {
 		.path = "enabled", .def = 1, .min = 0, .max = 1,
@@ -63,6 +81,39 @@ const struct mmfree_knob_desc mmfree_knob_descs[MMFREE_NR_KNOBS] = {
 		.path = "percpu/interval_ms", .def = 0, .min = 0,
 		.max = 3600000,
 		.help = "periodic rescan in ms; 0: only when percpu frees trigger it",
+	},
+	[MMFREE_KNOB_PAGEFREE_ENABLED] = {
+		.path = "pagefree/enabled", .def = 1, .min = 0, .max = 1,
+		.help = "free gathered pages on the worker pool",
+	},
+	[MMFREE_KNOB_PAGEFREE_MODE] = {
+		.path = "pagefree/mode", .def = MMFREE_PAGEFREE_SYNC, .min = 0,
+		.max = MMFREE_PAGEFREE_ASYNC,
+		.names = mmfree_pagefree_mode_names,
+		.help = "sync: munmap/exit return once every page is free; async: return after the zap",
+	},
+	[MMFREE_KNOB_PAGEFREE_WORKERS] = {
+		.path = "pagefree/workers", .def = 4, .min = 1, .max = 512,
+		.help = "most work items freeing at once, system wide",
+	},
+	[MMFREE_KNOB_PAGEFREE_BATCH_PAGES] = {
+		.path = "pagefree/batch_pages", .def = 512, .min = 16,
+		.max = 512,
+		.help = "gathered pages per work item (a huge page counts once)",
+	},
+	[MMFREE_KNOB_PAGEFREE_MIN_PAGES] = {
+		.path = "pagefree/min_pages", .def = 1024, .min = 0,
+		.max = 1U << 30,
+		.help = "a gather with fewer pages is freed inline",
+	},
+	[MMFREE_KNOB_PAGEFREE_IDLE_ONLY] = {
+		.path = "pagefree/idle_only", .def = 1, .min = 0, .max = 1,
+		.help = "offload only while one of the task's CPUs is idle",
+	},
+	[MMFREE_KNOB_PAGEFREE_MAX_INFLIGHT_PAGES] = {
+		.path = "pagefree/max_inflight_pages", .def = 1U << 20,
+		.min = 512, .max = 1U << 30,
+		.help = "async: most pages queued or being freed at once",
 	},
 };
 #endif

@@ -10,7 +10,9 @@
  * MMFREE_STAT_PAGES values count pages in each unit of a percpu chunk (one
  * unit per possible CPU): system wide that is the value times the "units"
  * statistic of the same directory times the page size, as for the Percpu:
- * line of /proc/meminfo.  MMFREE_STAT_COUNT values are plain counts.
+ * line of /proc/meminfo.  MMFREE_STAT_FREED values count gathered pages
+ * (a huge page gathered whole counts once).  MMFREE_STAT_NSEC values are
+ * nanoseconds.  MMFREE_STAT_COUNT values are plain counts.
  *
  * Included by kernel and userspace code alike: plain C types only.
  */
@@ -20,6 +22,8 @@
 enum mmfree_stat_unit {
 	MMFREE_STAT_PAGES,
 	MMFREE_STAT_COUNT,
+	MMFREE_STAT_FREED,
+	MMFREE_STAT_NSEC,
 };
 
 enum mmfree_stat_id {
@@ -31,6 +35,18 @@ enum mmfree_stat_id {
 	MMFREE_STAT_PERCPU_DEPOPULATED_PAGES,
 	MMFREE_STAT_PERCPU_ISOLATED_CHUNKS,
 	MMFREE_STAT_PERCPU_SCANS,
+	MMFREE_STAT_PAGEFREE_OFFLOADED_PAGES,
+	MMFREE_STAT_PAGEFREE_HELPED_PAGES,
+	MMFREE_STAT_PAGEFREE_INLINE_SMALL_PAGES,
+	MMFREE_STAT_PAGEFREE_INLINE_BUSY_PAGES,
+	MMFREE_STAT_PAGEFREE_INLINE_NOMEM_PAGES,
+	MMFREE_STAT_PAGEFREE_INLINE_OOM_PAGES,
+	MMFREE_STAT_PAGEFREE_INLINE_PRESSURE_PAGES,
+	MMFREE_STAT_PAGEFREE_INLINE_DISABLED_PAGES,
+	MMFREE_STAT_PAGEFREE_INFLIGHT_PAGES,
+	MMFREE_STAT_PAGEFREE_WORK_ITEMS,
+	MMFREE_STAT_PAGEFREE_WAIT_NS,
+	MMFREE_STAT_PAGEFREE_WORKER_NS,
 	MMFREE_NR_STATS
 };
 
@@ -89,6 +105,66 @@ const struct mmfree_stat_desc mmfree_stat_descs[MMFREE_NR_STATS] = {
 		.dir = "percpu/stats", .name = "scans",
 		.unit = MMFREE_STAT_COUNT,
 		.help = "balance runs mmfree scanned in",
+	},
+	[MMFREE_STAT_PAGEFREE_OFFLOADED_PAGES] = {
+		.dir = "pagefree/stats", .name = "offloaded_pages",
+		.unit = MMFREE_STAT_FREED,
+		.help = "pages freed by the worker pool",
+	},
+	[MMFREE_STAT_PAGEFREE_HELPED_PAGES] = {
+		.dir = "pagefree/stats", .name = "helped_pages",
+		.unit = MMFREE_STAT_FREED,
+		.help = "pages a waiting task freed itself from its own queued work",
+	},
+	[MMFREE_STAT_PAGEFREE_INLINE_SMALL_PAGES] = {
+		.dir = "pagefree/stats", .name = "inline_small_pages",
+		.unit = MMFREE_STAT_FREED,
+		.help = "freed inline: the gather was below min_pages",
+	},
+	[MMFREE_STAT_PAGEFREE_INLINE_BUSY_PAGES] = {
+		.dir = "pagefree/stats", .name = "inline_busy_pages",
+		.unit = MMFREE_STAT_FREED,
+		.help = "freed inline: no idle CPU, or the pool was full",
+	},
+	[MMFREE_STAT_PAGEFREE_INLINE_NOMEM_PAGES] = {
+		.dir = "pagefree/stats", .name = "inline_nomem_pages",
+		.unit = MMFREE_STAT_FREED,
+		.help = "freed inline: a work item could not be allocated",
+	},
+	[MMFREE_STAT_PAGEFREE_INLINE_OOM_PAGES] = {
+		.dir = "pagefree/stats", .name = "inline_oom_pages",
+		.unit = MMFREE_STAT_FREED,
+		.help = "freed inline: OOM victim, PF_MEMALLOC, or async from a kernel thread",
+	},
+	[MMFREE_STAT_PAGEFREE_INLINE_PRESSURE_PAGES] = {
+		.dir = "pagefree/stats", .name = "inline_pressure_pages",
+		.unit = MMFREE_STAT_FREED,
+		.help = "freed inline: free memory below the high watermarks",
+	},
+	[MMFREE_STAT_PAGEFREE_INLINE_DISABLED_PAGES] = {
+		.dir = "pagefree/stats", .name = "inline_disabled_pages",
+		.unit = MMFREE_STAT_FREED,
+		.help = "freed inline: pagefree was being disabled or unloaded",
+	},
+	[MMFREE_STAT_PAGEFREE_INFLIGHT_PAGES] = {
+		.dir = "pagefree/stats", .name = "inflight_pages",
+		.unit = MMFREE_STAT_FREED,
+		.help = "pages queued or being freed now",
+	},
+	[MMFREE_STAT_PAGEFREE_WORK_ITEMS] = {
+		.dir = "pagefree/stats", .name = "work_items",
+		.unit = MMFREE_STAT_COUNT,
+		.help = "work items queued to the pool",
+	},
+	[MMFREE_STAT_PAGEFREE_WAIT_NS] = {
+		.dir = "pagefree/stats", .name = "wait_ns",
+		.unit = MMFREE_STAT_NSEC,
+		.help = "time tasks spent in tlb_finish_mmu helping and waiting",
+	},
+	[MMFREE_STAT_PAGEFREE_WORKER_NS] = {
+		.dir = "pagefree/stats", .name = "worker_ns",
+		.unit = MMFREE_STAT_NSEC,
+		.help = "time the pool's workers spent freeing",
 	},
 };
 #endif

@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The page-free pool: work items holding copies of gathered page arrays,
+ * and the workers that free them.
+ *
+ * Workers are an unbound workqueue: the scheduler runs them on whichever
+ * CPUs are idle, max_active caps how many free at once (pagefree/workers,
+ * as the 2017 patch's max_active did), and queue_work_node() keeps an item
+ * on the node of its pages, so that a worker frees into its own node's
+ * zones and contends only on their locks.  WQ_MEM_RECLAIM gives the queue
+ * a rescuer thread: freeing is how memory comes back, so it must make
+ * progress when no new worker can be forked.
+ *
+ * An item is freed with the kernel's own free_pages_and_swap_cache()
+ * (swap cache, LRU, memcg uncharge and all), called through a gate.
+ *
+ * A sync item belongs to a waiter, the task that gathered its pages: the
+ * waiter may take back (cancel_work()) and free itself any item no worker
+ * has started, waits for the rest, and frees the items' memory.  An async
+ * item belongs to the pool, which frees it after its pages.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/atomic.h>
+#include <linux/completion.h>
+#include <linux/kernel.h>
+#include <linux/ktime.h>
+#include <linux/list.h>
+#include <linux/percpu.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+
+#include "compat.h"
+#include "mmfree.h"
+
+struct mmfree_item {
+	struct work_struct work;
+	struct list_head node;		/* in waiter->items (sync only) */
+	struct mmfree_waiter *waiter;	/* NULL: async */
+	unsigned long pages;
+	unsigned int nr;
+	void *entries[MMFREE_GATHERED_MAX];
+};
+
+static struct workqueue_struct *mmfree_pool_wq;
+static struct kmem_cache *mmfree_item_cache;
+static atomic_long_t mmfree_pool_inflight = ATOMIC_LONG_INIT(0);
+static atomic_t mmfree_pool_alloc_count = ATOMIC_INIT(0);
+
+/* Workers freeing on each CPU: such a CPU counts as idle for offloading. */
+static DEFINE_PER_CPU(atomic_t, mmfree_pool_busy);
+
+/* Test hook: make every Nth item allocation fail. */
+static unsigned int mmfree_test_fail_alloc;
+module_param_named(test_fail_alloc, mmfree_test_fail_alloc, uint, 0644);
+MODULE_PARM_DESC(test_fail_alloc,
+		 "testing only: fail every Nth work item allocation (0: never)");
+
+/**
+ * mmfree_item_alloc - a work item for up to MMFREE_GATHERED_MAX entries
+ *
+ * Called from the freeing path: never sleeps and never reclaims, which
+ * would recurse into the memory being given back.
+ *
+ * Return: the item, or NULL (the caller frees inline).
+ */
+struct mmfree_item *mmfree_item_alloc(void)
+{
+	unsigned int every = READ_ONCE(mmfree_test_fail_alloc);
+
+	if (every && atomic_inc_return(&mmfree_pool_alloc_count) % every == 0)
+		return NULL;
+	return kmem_cache_alloc(mmfree_item_cache,
+				GFP_NOWAIT | __GFP_NOWARN | __GFP_NOMEMALLOC);
+}
+
+void mmfree_item_put_entries(struct mmfree_item *item, void *const *entries,
+			     unsigned int nr, unsigned long pages)
+{
+	memcpy(item->entries, entries, nr * sizeof(*entries));
+	item->nr = nr;
+	item->pages = pages;
+}
+
+static void mmfree_item_free_pages(struct mmfree_item *item)
+{
+	mmfree_free_gathered(item->entries, item->nr);
+	atomic_long_sub(item->pages, &mmfree_pool_inflight);
+}
+
+static void mmfree_waiter_put(struct mmfree_waiter *w)
+{
+	/* complete() holds the completion's lock until the waiter may go. */
+	if (atomic_dec_and_test(&w->pending))
+		complete(&w->done);
+}
+
+static void mmfree_item_workfn(struct work_struct *work)
+{
+	struct mmfree_item *item = container_of(work, struct mmfree_item, work);
+	struct mmfree_waiter *w = item->waiter;
+	int cpu = raw_smp_processor_id();
+	u64 start = ktime_get_ns();
+
+	atomic_inc(per_cpu_ptr(&mmfree_pool_busy, cpu));
+	if (w)
+		atomic_dec(&w->queued);
+	mmfree_item_free_pages(item);
+	mmfree_stat_add(MMFREE_STAT_PAGEFREE_OFFLOADED_PAGES, item->pages);
+	mmfree_stat_add(MMFREE_STAT_PAGEFREE_WORKER_NS,
+			ktime_get_ns() - start);
+	atomic_dec(per_cpu_ptr(&mmfree_pool_busy, cpu));
+	/* A sync item's memory is its waiter's: hands off after this. */
+	if (w)
+		mmfree_waiter_put(w);
+	else
+		kmem_cache_free(mmfree_item_cache, item);
+}
+
+/**
+ * mmfree_item_queue - hand an item to the workers
+ * @item: filled by mmfree_item_put_entries()
+ * @w: the waiter that will wait for it, or NULL (async)
+ * @nid: node of the item's pages
+ */
+void mmfree_item_queue(struct mmfree_item *item, struct mmfree_waiter *w,
+		       int nid)
+{
+	INIT_WORK(&item->work, mmfree_item_workfn);
+	item->waiter = w;
+	atomic_long_add(item->pages, &mmfree_pool_inflight);
+	mmfree_stat_add(MMFREE_STAT_PAGEFREE_WORK_ITEMS, 1);
+	if (w) {
+		list_add_tail(&item->node, &w->items);
+		atomic_inc(&w->pending);
+		atomic_inc(&w->queued);
+	}
+	queue_work_node(nid, mmfree_pool_wq, &item->work);
+}
+
+void mmfree_waiter_init(struct mmfree_waiter *w)
+{
+	INIT_LIST_HEAD(&w->items);
+	atomic_set(&w->pending, 1);
+	atomic_set(&w->queued, 0);
+	init_completion(&w->done);
+}
+
+/**
+ * mmfree_waiter_finish - help with, then wait for, a waiter's items
+ *
+ * Items no worker has started are taken back and freed here, newest first
+ * (workers start from the oldest), so the task never only sleeps while
+ * its own work waits in the queue.  Frees the items' memory.
+ *
+ * Return: pages this task freed itself.
+ */
+unsigned long mmfree_waiter_finish(struct mmfree_waiter *w)
+{
+	struct mmfree_item *item, *next;
+	unsigned long helped = 0;
+
+	list_for_each_entry_reverse(item, &w->items, node) {
+		if (!cancel_work(&item->work))
+			continue;
+		atomic_dec(&w->queued);
+		mmfree_item_free_pages(item);
+		helped += item->pages;
+		mmfree_waiter_put(w);
+	}
+	if (!atomic_dec_and_test(&w->pending))
+		wait_for_completion(&w->done);
+	list_for_each_entry_safe(item, next, &w->items, node)
+		kmem_cache_free(mmfree_item_cache, item);
+	INIT_LIST_HEAD(&w->items);
+	return helped;
+}
+
+/* Whether @cpu runs a worker, which counts as idle for offloading. */
+bool mmfree_pool_cpu_busy(int cpu)
+{
+	return atomic_read(per_cpu_ptr(&mmfree_pool_busy, cpu)) > 0;
+}
+
+long mmfree_pool_inflight_pages(void)
+{
+	return atomic_long_read(&mmfree_pool_inflight);
+}
+
+void mmfree_pool_set_workers(unsigned int workers)
+{
+	workqueue_set_max_active(mmfree_pool_wq, workers);
+}
+
+/* Wait until every item queued so far has been freed. */
+void mmfree_pool_drain(void)
+{
+	flush_workqueue(mmfree_pool_wq);
+}
+
+int mmfree_pool_init(void)
+{
+	mmfree_item_cache = KMEM_CACHE(mmfree_item, 0);
+	if (!mmfree_item_cache)
+		return -ENOMEM;
+	mmfree_pool_wq = alloc_workqueue("mmfree_free",
+					 WQ_UNBOUND | WQ_MEM_RECLAIM,
+					 mmfree_knob(MMFREE_KNOB_PAGEFREE_WORKERS));
+	if (!mmfree_pool_wq) {
+		kmem_cache_destroy(mmfree_item_cache);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Called with nothing left to queue items; frees what is still queued. */
+void mmfree_pool_exit(void)
+{
+	destroy_workqueue(mmfree_pool_wq);
+	WARN_ON(atomic_long_read(&mmfree_pool_inflight));
+	kmem_cache_destroy(mmfree_item_cache);
+}
