@@ -59,11 +59,10 @@ struct mmfree_gate {
 };
 
 /*
- * A gate function: never inlined, cloned or otherwise changed by the
- * compiler (noipa), so that its callers pass exactly its arguments.
+ * Marks a gate function: never inlined, cloned or otherwise changed by
+ * the compiler (noipa), so that its callers pass exactly its arguments.
  */
-#define MMFREE_GATE(ret, name, ...) noinline __attribute__((__noipa__)) \
-	ret name(__VA_ARGS__)
+#define __mmfree_gate	__attribute__((__noipa__))
 
 int mmfree_hook_attach(struct mmfree_hook *hook);
 void mmfree_hook_detach(struct mmfree_hook *hook);

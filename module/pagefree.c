@@ -110,28 +110,28 @@ void mmfree_stat_add(enum mmfree_stat_id id, unsigned long n)
 }
 
 /* Gates: the kernel functions mmfree calls. */
-static MMFREE_GATE(void, mmfree_call_free_pages, void **entries, int nr)
+static __mmfree_gate void mmfree_call_free_pages(void **entries, int nr)
 {
 	mmfree_gate_missed("free_pages_and_swap_cache");
 }
 
-static MMFREE_GATE(void, mmfree_call_tlb_flush, struct mmu_gather *tlb)
+static __mmfree_gate void mmfree_call_tlb_flush(struct mmu_gather *tlb)
 {
 	mmfree_gate_missed("tlb_flush_mmu");
 }
 
-static MMFREE_GATE(void, mmfree_call_tlb_finish, struct mmu_gather *tlb)
+static __mmfree_gate void mmfree_call_tlb_finish(struct mmu_gather *tlb)
 {
 	mmfree_gate_missed("tlb_finish_mmu");
 }
 
-static MMFREE_GATE(bool, mmfree_call_oom, struct oom_control *oc)
+static __mmfree_gate bool mmfree_call_oom(struct oom_control *oc)
 {
 	mmfree_gate_missed("out_of_memory");
 	return false;
 }
 
-static MMFREE_GATE(int, mmfree_call_idle_cpu, int cpu)
+static __mmfree_gate int mmfree_call_idle_cpu(int cpu)
 {
 	mmfree_gate_missed("idle_cpu");
 	return 0;
@@ -553,7 +553,7 @@ static void mmfree_pagefree_detach(void)
 	/* A task redirected but not yet counted has now entered or left. */
 	synchronize_rcu_tasks();
 	while (mmfree_inside_count())
-		msleep(1);
+		usleep_range(1000, 2000);
 	mmfree_pool_drain();
 	/*
 	 * A gather whose task was mid-zap when its tlb_finish_mmu() hook went
@@ -693,6 +693,10 @@ void mmfree_pagefree_init(void)
 		}
 	}
 	mmfree_pagefree_available = true;
+	pr_info("pagefree: %s mode, %u workers, gathers of %u pages or more\n",
+		mmfree_knob(MMFREE_KNOB_PAGEFREE_MODE) ? "async" : "sync",
+		mmfree_knob(MMFREE_KNOB_PAGEFREE_WORKERS),
+		mmfree_knob(MMFREE_KNOB_PAGEFREE_MIN_PAGES));
 }
 
 void mmfree_pagefree_exit(void)

@@ -148,6 +148,7 @@ void mmfree_waiter_init(struct mmfree_waiter *w)
 
 /**
  * mmfree_waiter_finish - help with, then wait for, a waiter's items
+ * @w: the waiter, which the calling task owns
  *
  * Items no worker has started are taken back and freed here, newest first
  * (workers start from the oldest), so the task never only sleeps while

@@ -90,7 +90,7 @@ const struct mmfree_knob_desc mmfree_knob_descs[MMFREE_NR_KNOBS] = {
 		.path = "pagefree/mode", .def = MMFREE_PAGEFREE_SYNC, .min = 0,
 		.max = MMFREE_PAGEFREE_ASYNC,
 		.names = mmfree_pagefree_mode_names,
-		.help = "sync: munmap/exit return once every page is free; async: return after the zap",
+		.help = "sync: munmap and exit wait for every page; async: they do not",
 	},
 	[MMFREE_KNOB_PAGEFREE_WORKERS] = {
 		.path = "pagefree/workers", .def = 4, .min = 1, .max = 512,
