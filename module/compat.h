@@ -11,7 +11,6 @@
 #include <linux/ptrace.h>
 #include <linux/types.h>
 #include <linux/version.h>
-#include <asm/ibt.h>
 
 /*
  * The kernels mmfree was tested on.  Its features reach into kernel
@@ -104,28 +103,5 @@ static inline struct page *mmfree_gathered_page(void *const *e)
 
 /* The largest array the kernel passes: 512 entries and a count (6.12). */
 #define MMFREE_GATHERED_MAX	513
-
-#ifdef CONFIG_X86_KERNEL_IBT
-/*
- * With IBT an indirect call must land on ENDBR64.  At boot on IBT
- * hardware the kernel seals (overwrites) the ENDBR of functions it never
- * calls indirectly, so only the live instruction tells.
- */
-static inline bool mmfree_insn_is_endbr64(u32 insn)
-{
-	return insn == gen_endbr();
-}
-#else
-static inline bool mmfree_insn_is_endbr64(u32 insn)
-{
-	return false;
-}
-#endif
-
-/* True when the kernel needs every indirect call target to be ENDBR64. */
-static inline bool mmfree_ibt(void)
-{
-	return IS_ENABLED(CONFIG_X86_KERNEL_IBT);
-}
 
 #endif /* _MMFREE_COMPAT_H */

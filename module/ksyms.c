@@ -10,8 +10,9 @@
  * kretprobe on kallsyms_lookup_name().  That works for data symbols too:
  * register_kprobe() fails for them only after the lookup.
  *
- * Any function mmfree calls through a resolved address must start with a
- * live ENDBR64 on IBT kernels; mmfree_ksyms_resolve() checks that.
+ * mmfree never calls a resolved function through a pointer: it calls
+ * kernel functions through gates (hook.c), which work whether or not the
+ * kernel sealed the function's ENDBR64.
  *
  * A feature whose symbols do not all resolve stays off, with one dmesg
  * line naming the first missing symbol; the other features still load.
@@ -23,9 +24,7 @@
 #include <linux/mutex.h>
 #include <linux/ptrace.h>
 #include <linux/string.h>
-#include <linux/uaccess.h>
 
-#include "compat.h"
 #include "mmfree.h"
 
 /* One lookup at a time: the kretprobe reports into these. */
@@ -76,17 +75,6 @@ static unsigned long mmfree_ksym_lookup(const char *name)
 	return addr;
 }
 
-static bool mmfree_ksym_callable(unsigned long addr)
-{
-	u32 insn;
-
-	if (!mmfree_ibt())
-		return true;
-	if (copy_from_kernel_nofault(&insn, (void *)addr, sizeof(insn)))
-		return false;
-	return mmfree_insn_is_endbr64(insn);
-}
-
 int mmfree_ksyms_init(void)
 {
 	int err;
@@ -109,8 +97,8 @@ void mmfree_ksyms_exit(void)
  * @syms: the symbols; on success each has its address
  * @nr: the number of @syms
  *
- * Return: 0, or -ENOENT (missing) or -ENOEXEC (not callable under IBT)
- * after one dmesg line saying that @feature stays off and why.
+ * Return: 0, or -ENOENT after one dmesg line saying that @feature stays
+ * off and which symbol is missing.
  */
 int mmfree_ksyms_resolve(const char *feature, struct mmfree_ksym *syms,
 			 size_t nr)
@@ -124,11 +112,6 @@ int mmfree_ksyms_resolve(const char *feature, struct mmfree_ksym *syms,
 			pr_warn("%s disabled: kernel symbol %s not found\n",
 				feature, syms[i].name);
 			return -ENOENT;
-		}
-		if (syms[i].call && !mmfree_ksym_callable(addr)) {
-			pr_warn("%s disabled: %s does not start with ENDBR64 and cannot be called under IBT\n",
-				feature, syms[i].name);
-			return -ENOEXEC;
 		}
 		syms[i].addr = addr;
 	}

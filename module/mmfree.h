@@ -116,7 +116,7 @@ void mmfree_item_queue(struct mmfree_item *item, struct mmfree_waiter *w,
 		       int nid);
 void mmfree_waiter_init(struct mmfree_waiter *w);
 unsigned long mmfree_waiter_finish(struct mmfree_waiter *w);
-bool mmfree_pool_cpu_busy(int cpu);
+bool mmfree_pool_working(void);
 long mmfree_pool_inflight_pages(void);
 void mmfree_pool_set_workers(unsigned int workers);
 void mmfree_pool_drain(void);
@@ -125,7 +125,6 @@ void mmfree_pool_drain(void);
 struct mmfree_ksym {
 	const char *name;
 	unsigned long addr;
-	bool call;		/* called through a pointer: must be IBT-safe */
 };
 
 int mmfree_ksyms_init(void);

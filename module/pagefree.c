@@ -284,16 +284,21 @@ static bool mmfree_memory_pressure(void)
 	return global_zone_page_state(NR_FREE_PAGES) < high;
 }
 
-/* Whether a CPU the task may run on, other than this one, is idle. */
+/*
+ * Whether the pool may have CPU time: a CPU the task may run on, other
+ * than this one, is idle, or the pool is at work already (it started on
+ * an idle CPU; a CPU about to run a woken worker does not look idle).
+ */
 static bool mmfree_idle_cpu_available(void)
 {
 	int cpu, self = raw_smp_processor_id(), seen = 0;
 
+	if (mmfree_pool_working())
+		return true;
 	for_each_cpu_and(cpu, current->cpus_ptr, cpu_online_mask) {
 		if (cpu == self)
 			continue;
-		/* A CPU running a worker is the pool's already. */
-		if (mmfree_pool_cpu_busy(cpu) || mmfree_call_idle_cpu(cpu))
+		if (mmfree_call_idle_cpu(cpu))
 			return true;
 		if (++seen == MMFREE_IDLE_SCAN_MAX)
 			break;

@@ -46,9 +46,7 @@ static struct workqueue_struct *mmfree_pool_wq;
 static struct kmem_cache *mmfree_item_cache;
 static atomic_long_t mmfree_pool_inflight = ATOMIC_LONG_INIT(0);
 static atomic_t mmfree_pool_alloc_count = ATOMIC_INIT(0);
-
-/* Workers freeing on each CPU: such a CPU counts as idle for offloading. */
-static DEFINE_PER_CPU(atomic_t, mmfree_pool_busy);
+static atomic_t mmfree_pool_items = ATOMIC_INIT(0);	/* queued or running */
 
 /* Test hook: make every Nth item allocation fail. */
 static unsigned int mmfree_test_fail_alloc;
@@ -99,17 +97,15 @@ static void mmfree_item_workfn(struct work_struct *work)
 {
 	struct mmfree_item *item = container_of(work, struct mmfree_item, work);
 	struct mmfree_waiter *w = item->waiter;
-	int cpu = raw_smp_processor_id();
 	u64 start = ktime_get_ns();
 
-	atomic_inc(per_cpu_ptr(&mmfree_pool_busy, cpu));
 	if (w)
 		atomic_dec(&w->queued);
 	mmfree_item_free_pages(item);
 	mmfree_stat_add(MMFREE_STAT_PAGEFREE_OFFLOADED_PAGES, item->pages);
 	mmfree_stat_add(MMFREE_STAT_PAGEFREE_WORKER_NS,
 			ktime_get_ns() - start);
-	atomic_dec(per_cpu_ptr(&mmfree_pool_busy, cpu));
+	atomic_dec(&mmfree_pool_items);
 	/* A sync item's memory is its waiter's: hands off after this. */
 	if (w)
 		mmfree_waiter_put(w);
@@ -129,6 +125,7 @@ void mmfree_item_queue(struct mmfree_item *item, struct mmfree_waiter *w,
 	INIT_WORK(&item->work, mmfree_item_workfn);
 	item->waiter = w;
 	atomic_long_add(item->pages, &mmfree_pool_inflight);
+	atomic_inc(&mmfree_pool_items);
 	mmfree_stat_add(MMFREE_STAT_PAGEFREE_WORK_ITEMS, 1);
 	if (w) {
 		list_add_tail(&item->node, &w->items);
@@ -165,6 +162,7 @@ unsigned long mmfree_waiter_finish(struct mmfree_waiter *w)
 		if (!cancel_work(&item->work))
 			continue;
 		atomic_dec(&w->queued);
+		atomic_dec(&mmfree_pool_items);
 		mmfree_item_free_pages(item);
 		helped += item->pages;
 		mmfree_waiter_put(w);
@@ -177,10 +175,10 @@ unsigned long mmfree_waiter_finish(struct mmfree_waiter *w)
 	return helped;
 }
 
-/* Whether @cpu runs a worker, which counts as idle for offloading. */
-bool mmfree_pool_cpu_busy(int cpu)
+/* Whether the pool has work: it started on an idle CPU, which is its own. */
+bool mmfree_pool_working(void)
 {
-	return atomic_read(per_cpu_ptr(&mmfree_pool_busy, cpu)) > 0;
+	return atomic_read(&mmfree_pool_items) > 0;
 }
 
 long mmfree_pool_inflight_pages(void)
