@@ -5,9 +5,11 @@
  * Knob names, defaults and limits come from include/mmfree/knobs.h, the
  * statistics from include/mmfree/stats.h: the module and this tool share
  * one declaration (built with -DMMFREE_KNOB_TABLE -DMMFREE_STAT_TABLE).
- * Every KEY and VALUE is checked against those limits before anything is
- * written or loaded, so that a usage error (exit status 2) changes nothing.
- * The module is loaded and removed with libkmod, as modprobe does.
+ * Every KEY and VALUE is checked against those limits (or, for a knob
+ * with names, its names) before anything is written or loaded, so that a
+ * usage error (exit status 2) changes nothing; load checks the options of
+ * /etc/modprobe.d the same way.  The module is loaded and removed with
+ * libkmod, as modprobe does.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -67,7 +69,8 @@ static void usage(FILE *f)
 	      "\n"
 	      "KEY is a knob path (percpu/min_empty_pages) or its module\n"
 	      "parameter name (percpu_min_empty_pages); VALUE is a decimal\n"
-	      "integer within the knob's range (see mmfreectl status).\n"
+	      "integer within the knob's range or, for a knob with names\n"
+	      "(pagefree/mode), one of its names (see mmfreectl status).\n"
 	      "\n"
 	      "Exit status: 0 ok; 1 operation failed; 2 invalid command, key\n"
 	      "or value (nothing changed); 3 module not loaded or feature\n"
@@ -103,6 +106,24 @@ static const struct mmfree_knob_desc *knob_find(const char *key)
 	return NULL;
 }
 
+/*
+ * The knob a module option names, matched as the kernel matches
+ * parameters (parameq(): '-' and '_' are the same), paths excluded: the
+ * kernel would ignore "percpu/enabled=1" as an unknown parameter.
+ */
+static const struct mmfree_knob_desc *knob_find_param(const char *name)
+{
+	char key[128], *p;
+
+	if (strchr(name, '/') ||
+	    snprintf(key, sizeof(key), "%s", name) >= (int)sizeof(key))
+		return NULL;
+	for (p = key; *p; p++)
+		if (*p == '-')
+			*p = '_';
+	return knob_find(key);
+}
+
 static void knob_list(FILE *f)
 {
 	size_t i;
@@ -124,8 +145,8 @@ static int unknown_knob(const char *key)
  * What the module accepts: decimal digits only (no sign, space or
  * newline), within [min, max].
  */
-static int knob_parse(const struct mmfree_knob_desc *d, const char *s,
-		      unsigned int *val)
+static int knob_parse_number(const struct mmfree_knob_desc *d, const char *s,
+			     unsigned int *val)
 {
 	unsigned long long v = 0;
 	const char *p;
@@ -146,14 +167,92 @@ static int knob_parse(const struct mmfree_knob_desc *d, const char *s,
 	return 0;
 }
 
+/*
+ * A knob with names takes one of them, spelt exactly, and never its
+ * index: "1" is as invalid for pagefree/mode as for the module.  The
+ * trailing newline sysfs also accepts is left out, as for numbers.
+ */
+static int knob_parse_name(const struct mmfree_knob_desc *d, const char *s,
+			   unsigned int *val)
+{
+	unsigned int i;
+
+	for (i = d->min; i <= d->max; i++) {
+		if (!strcmp(s, d->names[i])) {
+			*val = i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static int knob_parse(const struct mmfree_knob_desc *d, const char *s,
+		      unsigned int *val)
+{
+	if (d->names)
+		return knob_parse_name(d, s, val);
+	return knob_parse_number(d, s, val);
+}
+
+/* A value as sysfs and the module parameter take it: a name or a number. */
+static const char *knob_format(const struct mmfree_knob_desc *d,
+			       unsigned int val, char *buf, size_t size)
+{
+	if (d->names && val <= d->max)
+		return d->names[val];
+	snprintf(buf, size, "%u", val);
+	return buf;
+}
+
+/* The values a knob takes: "0-1", or its names, "sync|async". */
+static const char *knob_range(const struct mmfree_knob_desc *d, char *buf,
+			      size_t size)
+{
+	size_t len = 0;
+	unsigned int i;
+
+	if (!d->names) {
+		snprintf(buf, size, "%u-%u", d->min, d->max);
+		return buf;
+	}
+	buf[0] = '\0';
+	for (i = d->min; i <= d->max && len < size; i++)
+		len += snprintf(buf + len, size - len, "%s%s",
+				i > d->min ? "|" : "", d->names[i]);
+	return buf;
+}
+
+/*
+ * Why s is not a value of the knob d, called name where it was given
+ * (the path, or the parameter as spelt), from where ("" or " in ...").
+ */
+static void bad_value_msg(const struct mmfree_knob_desc *d, const char *name,
+			  const char *s, const char *where)
+{
+	char names[256];
+	size_t len = 0;
+	unsigned int i;
+
+	if (!d->names) {
+		err("invalid value '%s' for %s%s: expected an integer from %u to %u",
+		    s, name, where, d->min, d->max);
+		return;
+	}
+	names[0] = '\0';
+	for (i = d->min; i <= d->max && len < sizeof(names); i++)
+		len += snprintf(names + len, sizeof(names) - len, "%s%s",
+				i > d->min ? ", " : "", d->names[i]);
+	err("invalid value '%s' for %s%s: expected one of: %s", s, name, where,
+	    names);
+}
+
 static int bad_value(const struct mmfree_knob_desc *d, const char *s)
 {
-	err("invalid value '%s' for %s: expected an integer from %u to %u",
-	    s, d->path, d->min, d->max);
+	bad_value_msg(d, d->path, s, "");
 	return RC_USAGE;
 }
 
-/* A feature is a directory with an "enabled" knob: "percpu". */
+/* A feature is a directory with an "enabled" knob: "percpu", "pagefree". */
 static const struct mmfree_knob_desc *feature_switch(const char *feature)
 {
 	char path[128];
@@ -174,19 +273,24 @@ static int feature_of(const char *path, char *buf, size_t size)
 	return 1;
 }
 
+/* Whether knob i is the switch of a feature, and if so its name. */
+static int feature_at(size_t i, char *buf, size_t size)
+{
+	const char *path = mmfree_knob_descs[i].path;
+
+	return feature_of(path, buf, size) &&
+	       !strcmp(path + strlen(buf), "/enabled");
+}
+
 static void feature_list(FILE *f)
 {
 	char feature[64];
 	size_t i;
 
 	fputs("features:", f);
-	for (i = 0; i < MMFREE_NR_KNOBS; i++) {
-		const char *path = mmfree_knob_descs[i].path;
-
-		if (feature_of(path, feature, sizeof(feature)) &&
-		    !strcmp(path + strlen(feature), "/enabled"))
+	for (i = 0; i < MMFREE_NR_KNOBS; i++)
+		if (feature_at(i, feature, sizeof(feature)))
 			fprintf(f, " %s", feature);
-	}
 	fputc('\n', f);
 }
 
@@ -238,6 +342,30 @@ static int is_dir(const char *path)
 static int module_loaded(void)
 {
 	return is_dir(MMFREE_SYSFS_DIR);
+}
+
+/*
+ * A feature the running kernel cannot run has no directory: the module
+ * loads without it and says why in dmesg.
+ */
+static int feature_available(const char *feature)
+{
+	char dir[256];
+
+	snprintf(dir, sizeof(dir), "%s/%s", MMFREE_SYSFS_DIR, feature);
+	return is_dir(dir);
+}
+
+/* One line for each feature the loaded module left out. */
+static void unavailable_list(void)
+{
+	char feature[64];
+	size_t i;
+
+	for (i = 0; i < MMFREE_NR_KNOBS; i++)
+		if (feature_at(i, feature, sizeof(feature)) &&
+		    !feature_available(feature))
+			printf("%s: unavailable (see dmesg)\n", feature);
 }
 
 /* Read one value (the trailing newline dropped); 0 or -errno. */
@@ -307,18 +435,16 @@ static int sysfs_read_ll(const char *rel, long long *val)
  */
 static int check_available(const char *path)
 {
-	char feature[64], dir[256];
+	char feature[64];
 
 	if (!module_loaded()) {
 		err("mmfree is not loaded (load it with: mmfreectl load)");
 		return RC_UNAVAILABLE;
 	}
-	if (feature_of(path, feature, sizeof(feature))) {
-		snprintf(dir, sizeof(dir), "%s/%s", MMFREE_SYSFS_DIR, feature);
-		if (!is_dir(dir)) {
-			err("%s: unavailable (see dmesg)", feature);
-			return RC_UNAVAILABLE;
-		}
+	if (feature_of(path, feature, sizeof(feature)) &&
+	    !feature_available(feature)) {
+		err("%s: unavailable (see dmesg)", feature);
+		return RC_UNAVAILABLE;
 	}
 	return RC_OK;
 }
@@ -449,16 +575,18 @@ static int kmsg_show(int fd)
 
 /* --- commands ------------------------------------------------------- */
 
-static int cmd_load(int argc, char **argv)
+/*
+ * The KEY=VALUE arguments of load as module options, "param=value ...",
+ * each checked as set checks it: RC_OK, or RC_USAGE after saying why.
+ */
+static int load_opts(int argc, char **argv, char *opts, size_t size)
 {
-	char opts[1024] = "", param[128];
 	int given[MMFREE_NR_KNOBS] = { 0 };
-	struct kmod_module *mod;
-	struct kmod_ctx *ctx;
-	const char *conf;
+	char param[128], num[16];
 	size_t len = 0;
-	int i, ret, kmsg, state;
+	int i;
 
+	opts[0] = '\0';
 	for (i = 0; i < argc; i++) {
 		const struct mmfree_knob_desc *d;
 		char *eq = strchr(argv[i], '='), key[128];
@@ -477,11 +605,105 @@ static int cmd_load(int argc, char **argv)
 		if (given[d - mmfree_knob_descs]++)
 			return usage_error("load: %s given twice", d->path);
 		knob_param(d, param, sizeof(param));
-		len += snprintf(opts + len, sizeof(opts) - len, "%s%s=%u",
-				len ? " " : "", param, val);
-		if (len >= sizeof(opts))
+		len += snprintf(opts + len, size - len, "%s%s=%s",
+				len ? " " : "", param,
+				knob_format(d, val, num, sizeof(num)));
+		if (len >= size)
 			return usage_error("load: too many options");
 	}
+	return RC_OK;
+}
+
+static char *skip_blanks(char *s)
+{
+	while (*s == ' ' || *s == '\t' || *s == '\n')
+		s++;
+	return s;
+}
+
+/*
+ * Split off the first "param[=value]" of a module option string as the
+ * kernel does (next_arg() in lib/cmdline.c): blanks separate, double
+ * quotes group, and quotes around the value or the whole option are
+ * dropped.  *val is NULL without '='.  Returns the rest.
+ */
+static char *opt_next(char *args, char **param, char **val)
+{
+	size_t i, equals = 0;
+	int in_quote = 0, quoted = 0;
+
+	if (*args == '"') {
+		args++;
+		in_quote = 1;
+		quoted = 1;
+	}
+	for (i = 0; args[i]; i++) {
+		if (strchr(" \t\n", args[i]) && !in_quote)
+			break;
+		if (!equals && args[i] == '=')
+			equals = i;
+		if (args[i] == '"')
+			in_quote = !in_quote;
+	}
+	*param = args;
+	*val = NULL;
+	if (equals) {
+		args[equals] = '\0';
+		*val = args + equals + 1;
+		if (**val == '"') {
+			(*val)++;
+			if (args[i - 1] == '"')
+				args[i - 1] = '\0';
+		}
+	}
+	if (quoted && i > 0 && args[i - 1] == '"')
+		args[i - 1] = '\0';
+	if (args[i])
+		args[i++] = '\0';
+	return skip_blanks(args + i);
+}
+
+/*
+ * The options /etc/modprobe.d (or mmfree.KEY=VALUE on the kernel command
+ * line) gives mmfree, checked before loading: the kernel stops at the
+ * first value it refuses, even one a later option would override, and
+ * says so only in dmesg.  Options that are not knobs (test_*, or unknown
+ * ones the kernel ignores) are the kernel's to judge.  Returns how many
+ * are bad, each said.
+ */
+static int conf_check(const char *conf)
+{
+	const struct mmfree_knob_desc *d;
+	char *args, *rest, *param, *val;
+	unsigned int v;
+	int bad = 0;
+
+	args = strdup(conf);
+	if (!args)
+		return 0;	/* then the kernel checks them */
+	for (rest = skip_blanks(args); *rest; ) {
+		rest = opt_next(rest, &param, &val);
+		d = knob_find_param(param);
+		if (d && (!val || knob_parse(d, val, &v))) {
+			bad_value_msg(d, param, val ?: "", " in /etc/modprobe.d");
+			bad++;
+		}
+	}
+	free(args);
+	return bad;
+}
+
+static int cmd_load(int argc, char **argv)
+{
+	char opts[1024], param[128];
+	struct kmod_module *mod;
+	struct kmod_ctx *ctx;
+	const char *conf;
+	int ret, kmsg, state;
+
+	ret = load_opts(argc, argv, opts, sizeof(opts));
+	if (ret)
+		return ret;
 
 	ctx = kmod_open();
 	if (!ctx)
@@ -502,6 +724,13 @@ static int cmd_load(int argc, char **argv)
 	}
 	/* Options from /etc/modprobe.d come first; ours override them. */
 	conf = kmod_module_get_options(mod);
+	if (conf && conf_check(conf)) {
+		fprintf(stderr, "  from /etc/modprobe.d: %s\n", conf);
+		err("mmfree not loaded: fix /etc/modprobe.d first");
+		kmod_module_unref(mod);
+		kmod_unref(ctx);
+		return RC_FAILED;
+	}
 
 	kmsg = kmsg_open();
 	ret = kmod_module_probe_insert_module(mod, KMOD_PROBE_FAIL_ON_LOADED,
@@ -548,17 +777,7 @@ static int cmd_load(int argc, char **argv)
 	if (sysfs_read("version", param, sizeof(param)))
 		snprintf(param, sizeof(param), "?");
 	printf("mmfree %s loaded%s%s\n", param, *opts ? " with " : "", opts);
-	for (i = 0; i < MMFREE_NR_KNOBS; i++) {
-		char feature[64], dir[256];
-
-		if (!feature_of(mmfree_knob_descs[i].path, feature,
-				sizeof(feature)))
-			continue;
-		snprintf(dir, sizeof(dir), "%s/%s", MMFREE_SYSFS_DIR, feature);
-		if (!strcmp(mmfree_knob_descs[i].path + strlen(feature),
-			    "/enabled") && !is_dir(dir))
-			printf("%s: unavailable (see dmesg)\n", feature);
-	}
+	unavailable_list();
 	return RC_OK;
 }
 
@@ -639,6 +858,26 @@ static void human_bytes(unsigned long long bytes, char *buf, size_t size)
 		snprintf(buf, size, "%.1f %s", v, units[i]);
 }
 
+/*
+ * 1.23 ms: decimal units, two decimals.  A value that would round to
+ * 1000.00 of one unit is shown in the next.
+ */
+static void human_nsec(unsigned long long ns, char *buf, size_t size)
+{
+	static const char * const units[] = { "ns", "us", "ms", "s" };
+	double v = ns;
+	size_t i = 0;
+
+	while (v >= 999.995 && i < ARRAY_SIZE(units) - 1) {
+		v /= 1000;
+		i++;
+	}
+	if (!i)
+		snprintf(buf, size, "%llu ns", ns);
+	else
+		snprintf(buf, size, "%.2f %s", v, units[i]);
+}
+
 /* The "units" stat of a stat's directory: pages per unit -> system. */
 static long long stat_units(const struct mmfree_stat_desc *s)
 {
@@ -674,48 +913,98 @@ struct status {
 	char *path;		/* the installed module, or NULL */
 };
 
-static void status_text_stats(long page_size)
+/* Whether some statistic of dir counts in unit. */
+static int dir_has_unit(const char *dir, enum mmfree_stat_unit unit)
 {
-	const char *dir = NULL;
-	char path[256], fdir[256], human[32];
-	long long val, units = -1;
 	size_t i;
 
-	for (i = 0; i < MMFREE_NR_STATS; i++) {
-		const struct mmfree_stat_desc *s = &mmfree_stat_descs[i];
-		char feature[64];
+	for (i = 0; i < MMFREE_NR_STATS; i++)
+		if (!strcmp(mmfree_stat_descs[i].dir, dir) &&
+		    mmfree_stat_descs[i].unit == unit)
+			return 1;
+	return 0;
+}
 
-		snprintf(path, sizeof(path), "%s/%s", s->dir, s->name);
-		if (!dir || strcmp(dir, s->dir)) {
-			dir = s->dir;
-			feature_of(path, feature, sizeof(feature));
-			snprintf(fdir, sizeof(fdir), "%s/%s",
-				 MMFREE_SYSFS_DIR, feature);
-			if (!is_dir(fdir))
-				continue;
-			units = stat_units(s);
-			printf("\n%-27s %10s  %s\n", s->dir, "value",
-			       "system wide");
-		}
-		if (sysfs_read_ll(path, &val))
-			continue;
-		if (s->unit == MMFREE_STAT_PAGES && units > 0) {
-			human_bytes((unsigned long long)llabs(val) * units *
-				    page_size, human, sizeof(human));
-			printf("  %-25s %10lld  %lld pages, %s%s\n", s->name,
-			       val, val * units, val < 0 ? "-" : "", human);
-		} else {
-			printf("  %-25s %10lld\n", s->name, val);
-		}
+/* "  name  value  (what the value is in bytes or time)" */
+static void status_text_stat(const struct mmfree_stat_desc *s, long long val,
+			     long long units, long page_size)
+{
+	unsigned long long mag = val < 0 ? 0ULL - (unsigned long long)val :
+					   (unsigned long long)val;
+	const char *sign = val < 0 ? "-" : "";
+	char human[32];
+
+	switch (s->unit) {
+	case MMFREE_STAT_PAGES:
+		if (units < 1)
+			break;
+		human_bytes(mag * units * page_size, human, sizeof(human));
+		printf("  %-29s %14lld  %lld pages, %s%s\n", s->name, val,
+		       val * units, sign, human);
+		return;
+	case MMFREE_STAT_FREED:
+		human_bytes(mag * page_size, human, sizeof(human));
+		printf("  %-29s %14lld  (%s%s)\n", s->name, val, sign, human);
+		return;
+	case MMFREE_STAT_NSEC:
+		human_nsec(mag, human, sizeof(human));
+		printf("  %-29s %14lld  (%s%s)\n", s->name, val, sign, human);
+		return;
+	case MMFREE_STAT_COUNT:
+		break;
 	}
-	if (units > 0)
+	printf("  %-29s %14lld\n", s->name, val);
+}
+
+/*
+ * The statistics of the directory of stat first (those of a directory
+ * are adjacent in the table); returns the first stat after them.  A
+ * directory that is absent, the feature being unavailable, prints
+ * nothing: unavailable_list() has said so.
+ */
+static size_t status_text_dir(size_t first, long page_size)
+{
+	const char *dir = mmfree_stat_descs[first].dir;
+	char path[256];
+	long long val, units;
+	size_t i, end;
+
+	for (end = first; end < MMFREE_NR_STATS &&
+	     !strcmp(mmfree_stat_descs[end].dir, dir); end++)
+		;
+	if (sysfs_path(dir, path, sizeof(path)) || !is_dir(path))
+		return end;
+
+	units = stat_units(&mmfree_stat_descs[first]);
+	printf("\n%-31s %14s%s\n", dir, "value",
+	       dir_has_unit(dir, MMFREE_STAT_PAGES) ? "  system wide" : "");
+	for (i = first; i < end; i++) {
+		const struct mmfree_stat_desc *s = &mmfree_stat_descs[i];
+
+		snprintf(path, sizeof(path), "%s/%s", dir, s->name);
+		if (!sysfs_read_ll(path, &val))
+			status_text_stat(s, val, units, page_size);
+	}
+	if (units > 0 && dir_has_unit(dir, MMFREE_STAT_PAGES))
 		printf("(pages are per unit: system wide, pages x %lld units x %ld bytes)\n",
 		       units, page_size);
+	if (dir_has_unit(dir, MMFREE_STAT_FREED))
+		printf("(bytes are pages x %ld; a huge page freed whole counts as one page)\n",
+		       page_size);
+	return end;
+}
+
+static void status_text_stats(long page_size)
+{
+	size_t i = 0;
+
+	while (i < MMFREE_NR_STATS)
+		i = status_text_dir(i, page_size);
 }
 
 static void status_text(const struct status *st)
 {
-	char val[64], feature[64], dir[256];
+	char val[64], def[16], range[256];
 	size_t i;
 
 	printf("mmfree:   %s\n", st->loaded ? "loaded" : "not loaded");
@@ -729,27 +1018,46 @@ static void status_text(const struct status *st)
 	if (!st->loaded)
 		return;
 
-	printf("\n%-27s %10s  %7s  %s\n", "knob", "value", "default",
+	printf("\n%-31s %10s  %10s  %s\n", "knob", "value", "default",
 	       "range");
+	/* The knobs of an unavailable feature cannot be read: left out. */
 	for (i = 0; i < MMFREE_NR_KNOBS; i++) {
 		const struct mmfree_knob_desc *d = &mmfree_knob_descs[i];
 
 		if (sysfs_read(d->path, val, sizeof(val)))
 			continue;
-		printf("  %-25s %10s  %7u  %u-%u\n", d->path, val, d->def,
-		       d->min, d->max);
+		printf("  %-29s %10s  %10s  %s\n", d->path, val,
+		       knob_format(d, d->def, def, sizeof(def)),
+		       knob_range(d, range, sizeof(range)));
 	}
-	for (i = 0; i < MMFREE_NR_KNOBS; i++) {
-		const char *path = mmfree_knob_descs[i].path;
-
-		if (!feature_of(path, feature, sizeof(feature)) ||
-		    strcmp(path + strlen(feature), "/enabled"))
-			continue;
-		snprintf(dir, sizeof(dir), "%s/%s", MMFREE_SYSFS_DIR, feature);
-		if (!is_dir(dir))
-			printf("%s: unavailable (see dmesg)\n", feature);
-	}
+	unavailable_list();
 	status_text_stats(sysconf(_SC_PAGESIZE));
+}
+
+/* The unit of a stat's value, and the value in pages or bytes. */
+static void json_stat_unit(const struct mmfree_stat_desc *s, long long v,
+			   long page_size)
+{
+	long long units;
+
+	switch (s->unit) {
+	case MMFREE_STAT_PAGES:
+		fputs("\"unit\": \"pages_per_unit\"", stdout);
+		units = stat_units(s);
+		if (units > 0)
+			printf(", \"system_pages\": %lld, \"system_bytes\": %lld",
+			       v * units, v * units * page_size);
+		break;
+	case MMFREE_STAT_FREED:
+		printf("\"unit\": \"pages\", \"bytes\": %lld", v * page_size);
+		break;
+	case MMFREE_STAT_NSEC:
+		fputs("\"unit\": \"ns\"", stdout);
+		break;
+	case MMFREE_STAT_COUNT:
+		fputs("\"unit\": \"count\"", stdout);
+		break;
+	}
 }
 
 static void status_json(const struct status *st)
@@ -757,7 +1065,7 @@ static void status_json(const struct status *st)
 	char val[64], feature[64], path[256];
 	long page_size = sysconf(_SC_PAGESIZE);
 	const char *sep = "";
-	long long v, units;
+	long long v;
 	size_t i;
 
 	printf("{\n  \"loaded\": %s,\n  \"version\": ",
@@ -781,29 +1089,31 @@ static void status_json(const struct status *st)
 
 		printf("%s\n    ", sep);
 		json_string(d->path);
-		/* Only what the module accepts is printed as a number. */
-		if (!sysfs_read(d->path, val, sizeof(val)) &&
-		    !knob_parse(d, val, &n))
-			printf(": %u", n);
-		else
+		/*
+		 * Only what the module accepts is printed: a number, or for
+		 * a knob with names the name, as a string.
+		 */
+		if (sysfs_read(d->path, val, sizeof(val)) ||
+		    knob_parse(d, val, &n)) {
 			fputs(": null", stdout);
+		} else if (d->names) {
+			fputs(": ", stdout);
+			json_string(d->names[n]);
+		} else {
+			printf(": %u", n);
+		}
 		sep = ",";
 	}
 	printf("%s},\n  \"features\": {", *sep ? "\n  " : "");
 
 	sep = "";
 	for (i = 0; st->loaded && i < MMFREE_NR_KNOBS; i++) {
-		const char *kpath = mmfree_knob_descs[i].path;
-
-		if (!feature_of(kpath, feature, sizeof(feature)) ||
-		    strcmp(kpath + strlen(feature), "/enabled"))
+		if (!feature_at(i, feature, sizeof(feature)))
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", MMFREE_SYSFS_DIR,
-			 feature);
 		printf("%s\n    ", sep);
 		json_string(feature);
 		printf(": { \"available\": %s }",
-		       is_dir(path) ? "true" : "false");
+		       feature_available(feature) ? "true" : "false");
 		sep = ",";
 	}
 	printf("%s},\n  \"stats\": {", *sep ? "\n  " : "");
@@ -817,13 +1127,8 @@ static void status_json(const struct status *st)
 			continue;
 		printf("%s\n    ", sep);
 		json_string(path);
-		printf(": { \"value\": %lld, \"unit\": \"%s\"", v,
-		       s->unit == MMFREE_STAT_PAGES ? "pages_per_unit" :
-		       "count");
-		units = stat_units(s);
-		if (s->unit == MMFREE_STAT_PAGES && units > 0)
-			printf(", \"system_pages\": %lld, \"system_bytes\": %lld",
-			       v * units, v * units * page_size);
+		printf(": { \"value\": %lld, ", v);
+		json_stat_unit(s, v, page_size);
 		fputs(" }", stdout);
 		sep = ",";
 	}
@@ -900,7 +1205,8 @@ static int cmd_get(int argc, char **argv)
 
 static int knob_set(const struct mmfree_knob_desc *d, const char *value)
 {
-	char old[64], buf[16];
+	char old[64], num[16];
+	const char *buf;
 	unsigned int val;
 	int ret;
 
@@ -911,11 +1217,11 @@ static int knob_set(const struct mmfree_knob_desc *d, const char *value)
 		return ret;
 	if (sysfs_read(d->path, old, sizeof(old)))
 		snprintf(old, sizeof(old), "?");
-	snprintf(buf, sizeof(buf), "%u", val);
+	buf = knob_format(d, val, num, sizeof(num));
 	ret = sysfs_write(d->path, buf);
 	if (ret)
 		return write_error(d->path, buf, ret);
-	printf("%s: %s -> %u\n", d->path, old, val);
+	printf("%s: %s -> %s\n", d->path, old, buf);
 	return RC_OK;
 }
 

@@ -1,9 +1,10 @@
 #!/bin/sh
 # mmfreectl load sets the knobs it is given (checked against the table
-# before loading), refuses to load twice, explains a kernel-refused
-# parameter, a missing module and a non-root caller; unload refuses while
-# the module is in use or absent.  Each failure has its documented exit
-# status and leaves the module as it was.
+# before loading: numbers within range, names for a knob with names),
+# checks the options of /etc/modprobe.d the same way, refuses to load
+# twice, explains a missing module and a non-root caller; unload refuses
+# while the module is in use or absent.  Each failure has its documented
+# exit status and leaves the module as it was.
 . /mmfree/lib.sh
 
 unload
@@ -13,15 +14,24 @@ assert_match "$err" "not loaded" "unload when not loaded"
 # Usage errors load nothing.
 for bad in nosuch=1 enabled=2 percpu_min_empty_pages=0 \
 	   percpu/keep_empty_pages=3 percpu_interval_ms=abc enabled= \
-	   enabled =1 "enabled=1 enabled=0"; do
+	   enabled =1 "enabled=1 enabled=0" pagefree_mode=1 pagefree_mode=2 \
+	   pagefree_mode=Sync pagefree/mode= pagefree-mode=async \
+	   pagefree_workers=0 pagefree_batch_pages=513 \
+	   pagefree_max_inflight_pages=511 \
+	   "pagefree_mode=sync pagefree/mode=async"; do
 	# shellcheck disable=SC2086 # the last one is two arguments
 	ctl_usage load $bad
 	loaded && fail "load $bad loaded mmfree"
 done
+ctl_usage load pagefree_mode=2
+assert_contains "$err" "invalid value '2' for pagefree/mode: expected one of: sync, async" \
+	"load with a number for pagefree/mode"
 
-ctl_rc 0 load enabled=0 percpu/min_empty_pages=7 percpu_interval_ms=5000
+ctl_rc 0 load enabled=0 percpu/min_empty_pages=7 percpu_interval_ms=5000 \
+	pagefree_mode=async pagefree/workers=2
 loaded || fail "mmfreectl load did not load mmfree"
-assert_match "$out" "^mmfree [0-9][^ ]* loaded" "load message"
+assert_match "$out" "^mmfree [0-9][^ ]* loaded with enabled=0 percpu_min_empty_pages=7 percpu_interval_ms=5000 pagefree_mode=async pagefree_workers=2\$" \
+	"load message"
 assert_eq "$(knob enabled)" 0 "enabled from load"
 assert_eq "$(knob percpu/min_empty_pages)" 7 "percpu/min_empty_pages from load"
 assert_eq "$(knob percpu/interval_ms)" 5000 "percpu/interval_ms from load"
@@ -29,6 +39,12 @@ assert_eq "$(knob percpu/keep_empty_pages)" 4 "percpu/keep_empty_pages default"
 assert_eq "$(knob percpu/enabled)" 1 "percpu/enabled default"
 assert_eq "$(cat /sys/module/mmfree/parameters/percpu_min_empty_pages)" 7 \
 	"module parameter percpu_min_empty_pages"
+[ -d "$MMFREE/pagefree" ] || fail "pagefree unavailable (see dmesg)"
+assert_eq "$(knob pagefree/mode)" async "pagefree/mode from load"
+assert_eq "$(knob pagefree/workers)" 2 "pagefree/workers from load"
+assert_eq "$(knob pagefree/batch_pages)" 512 "pagefree/batch_pages default"
+assert_eq "$(cat /sys/module/mmfree/parameters/pagefree_mode)" async \
+	"module parameter pagefree_mode"
 
 ctl_rc 1 load enabled=1
 assert_match "$err" "already loaded" "second load"
@@ -73,19 +89,43 @@ assert_eq "$rc" 1 "non-root load exit status"
 assert_match "$out" "not permitted.*needs root" "non-root load message"
 loaded && fail "a non-root load loaded mmfree"
 
-# A value the kernel refuses, from /etc/modprobe.d (mmfreectl cannot
-# check those): the kernel's own message, the options, a pointer to dmesg.
+# A bad value in /etc/modprobe.d: refused before loading (the kernel
+# would stop at it even where the command line overrides it), with the
+# allowed values and the options; exit status 1, the command line being
+# fine.  Options that are not knobs are the kernel's to judge.
 mkdir -p /etc/modprobe.d
-echo "options mmfree percpu_keep_empty_pages=2" >/etc/modprobe.d/mmfree-test.conf
+modconf=/etc/modprobe.d/mmfree-test.conf
+echo "options mmfree percpu_keep_empty_pages=2" >"$modconf"
+dmesg_clear
 ctl_rc 1 load percpu_min_empty_pages=3
-rm -f /etc/modprobe.d/mmfree-test.conf
 loaded && fail "loaded with percpu_keep_empty_pages=2"
-assert_match "$err" "refused a parameter" "kernel-refused parameter"
+assert_contains "$err" "invalid value '2' for percpu_keep_empty_pages in /etc/modprobe.d: expected an integer from 4 to 65536" \
+	"bad number in modprobe.d"
 assert_match "$err" "modprobe.d: percpu_keep_empty_pages=2" "the options from modprobe.d"
-assert_match "$err" "command line: percpu_min_empty_pages=3" "the options given"
-assert_match "$err" "invalid value '2' for parameter percpu_keep_empty_pages" \
-	"the kernel's message"
-assert_match "$err" "dmesg" "pointer to dmesg"
+assert_match "$err" "not loaded" "nothing loaded"
+[ -z "$out" ] || fail "printed on stdout: $out"
+dmesg_new | grep -q "invalid value" && fail "the kernel was asked to load it"
+printf '%s\n' "options mmfree pagefree_workers=2 pagefree_mode=2" \
+	"options mmfree pagefree-mode=Sync test_missing_ksym=no_such_symbol" \
+	>"$modconf"
+ctl_rc 1 load pagefree_mode=async
+loaded && fail "loaded with pagefree_mode=2 in modprobe.d"
+assert_contains "$err" "invalid value '2' for pagefree_mode in /etc/modprobe.d: expected one of: sync, async" \
+	"number for pagefree_mode in modprobe.d"
+assert_contains "$err" "invalid value 'Sync' for pagefree-mode in /etc/modprobe.d: expected one of: sync, async" \
+	"pagefree-mode, as the kernel reads it, in modprobe.d"
+echo "options mmfree pagefree_mode= " >"$modconf"
+ctl_rc 1 load
+loaded && fail "loaded with an empty pagefree_mode in modprobe.d"
+assert_contains "$err" "invalid value '' for pagefree_mode in /etc/modprobe.d" \
+	"empty pagefree_mode in modprobe.d"
+printf '%s\n' "options mmfree pagefree_mode=\"async\" pagefree-workers=3" \
+	"options mmfree test_missing_ksym=no_such_symbol" >"$modconf"
+ctl_rc 0 load
+assert_eq "$(knob pagefree/mode)" async "quoted pagefree_mode from modprobe.d"
+assert_eq "$(knob pagefree/workers)" 3 "pagefree-workers from modprobe.d"
+ctl_rc 0 unload
+rm -f "$modconf"
 
 # Not installed for this kernel: the module file gone from the index.
 ko=$(modinfo -n mmfree) || fail "modinfo -n mmfree"

@@ -1,8 +1,10 @@
 #!/bin/sh
 # mmfreectl status, as text and as JSON, shows what sysfs holds: version,
-# kernel, every knob, every stat (pages per unit, and system wide in pages
-# and bytes); a feature the kernel cannot run shows as unavailable; not
-# loaded is exit status 3.
+# kernel, every knob (a knob with names by name, a string in JSON), every
+# stat (percpu pages per unit, and system wide in pages and bytes;
+# pagefree pages also in bytes, nanoseconds also readable); a feature the
+# kernel cannot run shows as unavailable without failing; not loaded is
+# exit status 3.
 . /mmfree/lib.sh
 
 # A header field of the text status: "NAME:   VALUE".
@@ -19,7 +21,8 @@ echo "$out" | json_check || fail "status --json (not loaded) is not JSON"
 assert_match "$out" '"loaded": false' "JSON when not loaded"
 ctl_usage status --bogus
 
-load percpu_min_empty_pages=5 percpu_keep_empty_pages=6
+load percpu_min_empty_pages=5 percpu_keep_empty_pages=6 pagefree_mode=async \
+	pagefree_workers=2
 # Stats then hold still: the master switch off detaches every hook.
 knob_write enabled 0 || fail "enabled=0"
 
@@ -28,12 +31,12 @@ text_val() {	# text name
 	echo "$1" | awk -v k="$2" '$1 == k { print $2; exit }'
 }
 
-# Every stat file and every knob, read directly.
-stats=$(cd "$MMFREE/percpu/stats" && ls)
+# Every stat file, by its path under $MMFREE ("percpu/stats/scans").
+stats=$(cd "$MMFREE" && find . -path '*/stats/*' -type f | sed 's|^\./||' | sort)
 [ -n "$stats" ] || fail "no stats"
 snapshot() {
 	for f in $stats; do
-		echo "$f $(pcpu_stat "$f")"
+		echo "$f $(knob "$f")"
 	done
 }
 
@@ -48,7 +51,7 @@ while :; do
 	json=$out
 	[ "$(snapshot)" = "$before" ] && break
 	tries=$((tries + 1))
-	[ $tries -lt 10 ] || fail "percpu stats never held still"
+	[ $tries -lt 10 ] || fail "stats never held still"
 done
 
 assert_eq "$(text_field "$text" mmfree)" loaded "loaded"
@@ -60,42 +63,67 @@ assert_match "$json" "\"version\": \"$(knob version)\"" "JSON version"
 assert_contains "$json" "\"kernel\": \"$(uname -r)\"," "JSON kernel"
 assert_match "$json" '"loaded": true' "JSON loaded"
 assert_match "$json" '"percpu": \{ "available": true \}' "JSON percpu available"
+assert_match "$json" '"pagefree": \{ "available": true \}' "JSON pagefree available"
 
-# Every knob file under /sys/kernel/mmfree, in both outputs.
+# Every knob file under /sys/kernel/mmfree, in both outputs: a number, or
+# for a knob with names its name, a string in JSON.
 nknobs=0
 for f in $(cd "$MMFREE" && find . -type f -perm -u+r -perm -u+w | sed 's|^\./||'); do
 	case "$f" in */stats/*) continue ;; esac
 	v=$(knob "$f")
 	nknobs=$((nknobs + 1))
 	assert_eq "$(text_val "$text" "$f")" "$v" "status: $f"
-	assert_match "$json" "^ *\"$f\": $v,?\$" "JSON: $f"
+	case "$v" in
+	*[!0-9]*) assert_match "$json" "^ *\"$f\": \"$v\",?\$" "JSON: $f" ;;
+	*) assert_match "$json" "^ *\"$f\": $v,?\$" "JSON: $f" ;;
+	esac
 done
-assert_eq "$nknobs" 5 "knobs found in sysfs"
+assert_eq "$nknobs" 12 "knobs found in sysfs"
+# A knob with names: value, default and range by name.
+assert_match "$text" "^  pagefree/mode +async +sync +sync\|async\$" \
+	"status: pagefree/mode line"
+assert_match "$text" "^  pagefree/workers +2 +4 +1-512\$" \
+	"status: pagefree/workers line"
 
+# Each stat by its unit: percpu pages are per unit, pagefree pages system
+# wide, *_ns nanoseconds, anything else a count.
 units=$(pcpu_stat units)
 pagesize=$(getconf PAGESIZE)
 nstats=0
 for f in $stats; do
-	v=$(pcpu_stat "$f")
+	v=$(knob "$f")
+	name=${f##*/}
 	nstats=$((nstats + 1))
-	assert_eq "$(text_val "$text" "$f")" "$v" "status: $f"
-	line=$(echo "$json" | grep "\"percpu/stats/$f\":") ||
-		fail "JSON: no percpu/stats/$f"
-	assert_match "$line" "\"value\": $v," "JSON: percpu/stats/$f"
+	assert_eq "$(text_val "$text" "$name")" "$v" "status: $f"
+	tline=$(echo "$text" | grep "^  $name ")
+	line=$(echo "$json" | grep "\"$f\":") || fail "JSON: no $f"
+	assert_match "$line" "\"value\": $v," "JSON: $f"
 	case "$f" in
-	*_pages)
+	percpu/stats/*_pages)
 		assert_match "$line" "\"unit\": \"pages_per_unit\", \"system_pages\": $((v * units)), \"system_bytes\": $((v * units * pagesize)) " \
 			"JSON: $f system wide"
-		assert_match "$(echo "$text" | grep "^  $f ")" \
-			" $((v * units)) pages, [0-9.]+ (B|KiB|MiB|GiB)\$" \
+		assert_match "$tline" \
+			" $((v * units)) pages, -?[0-9.]+ (B|KiB|MiB|GiB)\$" \
 			"status: $f system wide"
+		;;
+	pagefree/stats/*_pages)
+		assert_match "$line" "\"unit\": \"pages\", \"bytes\": $((v * pagesize)) }" \
+			"JSON: $f in bytes"
+		assert_match "$tline" " $v  \([0-9.]+ (B|KiB|MiB|GiB|TiB)\)\$" \
+			"status: $f in bytes"
+		;;
+	*_ns)
+		assert_match "$line" '"unit": "ns" }' "JSON: $f unit"
+		assert_match "$tline" " $v  \([0-9.]+ (ns|us|ms|s)\)\$" \
+			"status: $f readable"
 		;;
 	*)
 		assert_match "$line" '"unit": "count" }' "JSON: $f unit"
+		assert_match "$tline" " $v\$" "status: $f"
 		;;
 	esac
 done
-assert_eq "$nstats" 8 "stats found in sysfs"
+assert_eq "$nstats" 20 "stats found in sysfs"
 
 # Human-readable bytes: populated pages, checked to one decimal.
 pop=$(text_val "$text" populated_pages)
@@ -112,17 +140,23 @@ want=$(awk -v b=$((pop * units * pagesize)) 'BEGIN {
 assert_eq "$human" "$want" "populated_pages in bytes"
 unload
 
-# A feature the kernel cannot run: no directory, said so, exit status 3
-# for what needs it.
+# A feature the kernel cannot run: no directory, said so, status still
+# succeeds and shows the other feature; exit status 3 for what needs it,
+# 2 for a bad value all the same.
 modprobe mmfree test_missing_ksym=pcpu_lock || fail "modprobe"
 [ -d "$MMFREE/percpu" ] && fail "percpu present with pcpu_lock missing"
 ctl_rc 0 status
 assert_match "$out" "^percpu: unavailable \(see dmesg\)\$" "status: percpu unavailable"
 assert_eq "$(text_val "$out" enabled)" 1 "status: enabled without percpu"
+assert_eq "$(text_val "$out" pagefree/mode)" sync "status: pagefree without percpu"
+assert_eq "$(text_val "$out" percpu/enabled)" "" "status: no percpu knobs"
+assert_eq "$(text_val "$out" populated_pages)" "" "status: no percpu stats"
 ctl_rc 0 status --json
 echo "$out" | json_check || fail "status --json without percpu is not JSON"
 assert_match "$out" '"percpu": \{ "available": false \}' "JSON: percpu unavailable"
+assert_match "$out" '"pagefree": \{ "available": true \}' "JSON: pagefree available"
 assert_match "$out" '"percpu/enabled": null' "JSON: percpu knob null"
+assert_match "$out" '"pagefree/mode": "sync"' "JSON: pagefree/mode without percpu"
 ctl_rc 3 get percpu/min_empty_pages
 assert_match "$err" "percpu: unavailable \(see dmesg\)" "get without percpu"
 ctl_rc 3 set percpu/min_empty_pages 2
@@ -131,5 +165,42 @@ ctl_rc 3 percpu reclaim
 ctl_rc 3 get percpu/stats/scans
 ctl_rc 0 get enabled
 assert_eq "$out" 1 "get enabled without percpu"
+unload
+
+# The same for pagefree, with a symbol only pagefree needs (the first of
+# these that takes pagefree away and leaves percpu).
+found=
+for sym in free_pages_and_swap_cache tlb_finish_mmu tlb_flush_mmu \
+	   free_swap_cache lru_add_drain release_pages; do
+	modprobe mmfree test_missing_ksym=$sym || continue
+	if [ ! -d "$MMFREE/pagefree" ] && [ -d "$MMFREE/percpu" ]; then
+		found=$sym
+		break
+	fi
+	unload
+done
+[ -n "$found" ] || fail "no symbol of the list disables pagefree alone"
+echo "pagefree unavailable without $found"
+ctl_rc 0 status
+assert_match "$out" "^pagefree: unavailable \(see dmesg\)\$" "status: pagefree unavailable"
+assert_eq "$(text_val "$out" percpu/enabled)" 1 "status: percpu without pagefree"
+assert_eq "$(text_val "$out" pagefree/mode)" "" "status: no pagefree knobs"
+assert_eq "$(text_val "$out" offloaded_pages)" "" "status: no pagefree stats"
+ctl_rc 0 status --json
+echo "$out" | json_check || fail "status --json without pagefree is not JSON"
+assert_match "$out" '"pagefree": \{ "available": false \}' "JSON: pagefree unavailable"
+assert_match "$out" '"percpu": \{ "available": true \}' "JSON: percpu available"
+assert_match "$out" '"pagefree/mode": null' "JSON: pagefree/mode null"
+assert_match "$out" '"pagefree/workers": null' "JSON: pagefree/workers null"
+echo "$out" | grep -q '"pagefree/stats/' && fail "JSON: stats of an unavailable feature"
+ctl_rc 3 get pagefree/mode
+assert_match "$err" "pagefree: unavailable \(see dmesg\)" "get without pagefree"
+ctl_rc 3 set pagefree/mode async
+ctl_usage set pagefree/mode 1
+ctl_rc 3 enable pagefree
+ctl_rc 3 disable pagefree
+ctl_rc 3 get pagefree/stats/work_items
+ctl_rc 0 get percpu/enabled
+assert_eq "$out" 1 "get percpu/enabled without pagefree"
 unload
 echo "status text and JSON match sysfs"

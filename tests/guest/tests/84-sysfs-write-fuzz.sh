@@ -1,20 +1,22 @@
 #!/bin/sh
 # Bounded fuzzing of every writable file under /sys/kernel/mmfree: random
-# bytes, huge and negative numbers, empty writes, and writes by a
-# non-root user are all rejected and change no value; the module works
-# afterwards.
+# bytes, huge and negative numbers, near misses of the names a knob with
+# names takes (and numbers for it, its names for the others), empty
+# writes, and writes by a non-root user are all rejected and change no
+# value; the module works afterwards.
 . /mmfree/lib.sh
 
 unload
 load
+[ -d "$MMFREE/pagefree" ] || fail "pagefree unavailable (see dmesg)"
 files=$(cd "$MMFREE" && find . -type f -perm -u+w | sed 's|^\./||' | sort)
 echo "writable:" $files
-[ "$(echo "$files" | wc -l)" -ge 6 ] || fail "expected 5 knobs and reclaim"
+[ "$(echo "$files" | wc -l)" -ge 13 ] || fail "expected 12 knobs and reclaim"
 
 # Every readable value (stats excepted: they move by themselves), read
 # with one process: this runs after each of the 200+ writes.
 readable=$(find "$MMFREE" -type f -perm -u+r ! -path '*/stats/*' | sort)
-[ "$(echo "$readable" | wc -l)" -ge 6 ] || fail "expected 5 knobs and version"
+[ "$(echo "$readable" | wc -l)" -ge 13 ] || fail "expected 12 knobs and version"
 values() {
 	# shellcheck disable=SC2086 # a list of paths without spaces
 	grep -H . $readable
@@ -60,13 +62,39 @@ for f in $files; do
 	done
 done
 
-# Numbers no knob accepts (every range ends at or below 3600000, reclaim
-# takes only 1), and malformed ones.
+# Numbers no knob accepts (every range ends at or below 2^30, reclaim
+# takes only 1, a knob with names no number), and malformed ones.
 for v in 4294967296 4294967297 18446744073709551616 99999999999999999999 \
-	 3600001 -1 -0 -4294967296 0x1 1e3 1.0 +1 ' 1' '1 ' '1 1' '1\n\n' \
+	 1073741825 -1 -0 -4294967296 0x1 1e3 1.0 +1 ' 1' '1 ' '1 1' '1\n\n' \
 	 '\n' ' '; do
 	printf '%b' "$v" >/tmp/fuzz
 	for f in $files; do
+		try "$f" /tmp/fuzz "'$v'"
+	done
+done
+
+# The knobs with names: near misses of their names (case, prefixes,
+# suffixes, blanks, two names, more than one newline) and numbers are
+# rejected; their names are rejected by every other file.  (Random bytes
+# and the numbers above cover the other files already.)
+named=
+for f in $files; do
+	case "$f" in reclaim | */reclaim) continue ;; esac
+	case "$(knob "$f" 2>/dev/null)" in *[!0-9]*) named="$named $f" ;; esac
+done
+assert_eq "$named" " pagefree/mode" "knobs with names"
+for v in Sync SYNC ASYNC Async syn asyn syncc asyncc ' sync' 'sync ' \
+	 '\tsync' 'sync\n\n' '\nsync' 'sync\nasync' 'sync async' sync,async \
+	 'sync\r' 'sync\n1' "$(printf 'sync\303\251')" 0 1 2 '1\n'; do
+	printf '%b' "$v" >/tmp/fuzz
+	for f in $named; do
+		try "$f" /tmp/fuzz "'$v'"
+	done
+done
+for v in sync async 'sync\n'; do
+	printf '%b' "$v" >/tmp/fuzz
+	for f in $files; do
+		case " $named " in *" $f "*) continue ;; esac
 		try "$f" /tmp/fuzz "'$v'"
 	done
 done
@@ -96,6 +124,8 @@ assert_eq "$rejected" "$writes" "rejected writes"
 # Still working: a valid write, a reclaim scan, an unload and a reload.
 knob_write percpu/min_empty_pages 2 || fail "valid write after fuzzing"
 assert_eq "$(knob percpu/min_empty_pages)" 2 "percpu/min_empty_pages after fuzzing"
+knob_write pagefree/mode async || fail "valid name after fuzzing"
+assert_eq "$(knob pagefree/mode)" async "pagefree/mode after fuzzing"
 scans=$(pcpu_stat scans)
 knob_write percpu/reclaim 1 || fail "reclaim after fuzzing"
 [ "$(pcpu_stat scans)" -gt "$scans" ] || fail "reclaim did not scan after fuzzing"
