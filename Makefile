@@ -8,12 +8,19 @@
 #   make lint            W=1, sparse and checkpatch on both kernels
 #   make dkms-install    install through DKMS for the running kernel
 #   make mmfreectl       build the control tool, build/mmfreectl
+#   make debug-kernel    build the KASAN/lockdep/kmemleak/failslab 6.1
+#                        kernel for the VM (hours on 2 cores; cached)
+#   make stress          stress run in a VM: KERNEL=6.1|6.12|debug,
+#                        STRESS_MINUTES=N (2); report in build/stress/
 #   make install         install mmfreectl, its man page and the example
 #                        /etc/modprobe.d and /etc/modules-load.d files
 #                        (PREFIX=/usr/local, DESTDIR= for staging)
 #
 # check and demo take KERNEL=6.1|6.12 and TEST=name to narrow the run,
-# bench takes KERNEL= and BENCH_ARGS="--a 100 --b 1100" for smaller runs,
+# bench takes KERNEL= and BENCH_ARGS: "--quick" for smaller runs (about
+# 15 minutes a kernel; pagefree alone: 7 quick, 25 full), "--percpu-only"
+# or "--pagefree-only" for one part, "--a N --b N" (percpu sizes),
+# "--pf-reps N" and "--pf-sizes MB,MB,..." (pagefree; see scripts/bench.sh);
 # and MMFREE_BUILD=make to skip DKMS for a faster loop.
 
 KVER ?= $(shell uname -r)
@@ -87,3 +94,16 @@ install: $(MMFREECTL)
 	done
 
 .PHONY: all modules clean check bench demo lint dkms-install mmfreectl install
+
+# The debug kernel and the stress run (scripts/debug-kernel.sh,
+# scripts/stress.sh, tests/guest/stress.sh).
+debug-kernel:
+	scripts/setup.sh
+	scripts/debug-kernel.sh
+
+stress:
+	scripts/setup.sh
+	scripts/stress.sh $(if $(KERNEL),--kernel $(KERNEL)) \
+		$(if $(STRESS_MINUTES),--minutes $(STRESS_MINUTES))
+
+.PHONY: debug-kernel stress

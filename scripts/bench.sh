@@ -1,48 +1,149 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# The main job: benchmarks in a VM per kernel, stock against mmfree in one
-# boot, written to build/bench/ and printed.
+# The main job: benchmarks in VMs, one boot per kernel and part, stock
+# against mmfree, written to build/bench/ and printed.
 #
-#   scripts/bench.sh [--kernel 6.1|6.12] [--a PARENTS] [--b CGROUPS]
+#   scripts/bench.sh [--kernel 6.1|6.12] [--quick] [--percpu-only |
+#                    --pagefree-only] [--a PARENTS] [--b CGROUPS]
+#                    [--pf-reps N] [--pf-sizes MB,MB,...]
 #
-# --a and --b shrink the percpu patterns (default 1000 parents x 10
-# children, and 11000 flat cgroups): under TCG, creating memory cgroups
-# with 64 possible CPUs takes minutes per thousand.
+# --kernel        one kernel series only (default: both)
+# --quick         smaller runs: percpu --a 100 --b 1100; pagefree 256, 512
+#                 and 1024 MiB, 3 repetitions (6 for small ops)
+# --percpu-only, --pagefree-only
+#                 run one part only
+# --a, --b        percpu: shrink the patterns (default 1000 parents x 10
+#                 children, and 11000 flat cgroups): under TCG, creating
+#                 memory cgroups with 64 possible CPUs takes minutes per
+#                 thousand
+# --pf-reps N     pagefree: repetitions per series (default 5, quick 3)
+# --pf-sizes L    pagefree: munmap sizes in MiB, comma-separated; the
+#                 largest is also the exit, split and headline size
+#                 (default 256,1024,2048,4096)
 #
-# Percpu: the guest gets 64 possible CPUs (-smp 64, maxcpus=2 on the
-# kernel command line: 64 units per chunk, 2 CPUs running), because the
-# percpu footprint scales with possible CPUs; QEMU's hotplug slots
-# (maxcpus=) give 6.12 only 2 possible CPUs.
+# Percpu (build/bench/percpu-KVER.md): the guest gets 64 possible CPUs
+# (-smp 64, maxcpus=2 on the kernel command line: 64 units per chunk, 2
+# CPUs running), because the percpu footprint scales with possible CPUs;
+# QEMU's hotplug slots (maxcpus=) give 6.12 only 2 possible CPUs.
+#
+# Pagefree (build/bench/pagefree-KVER.md, .png, and the raw lines in
+# .data; tests/guest/bench-pagefree.sh says what runs): 2 vCPUs, 6 GiB,
+# THP off, multi-threaded TCG so that both vCPUs really run in parallel.
+# About 25 minutes per kernel, 6-7 with --quick (2-core host, TCG).
+# Other VMs running on the host at the same time skew the times: the
+# report says whether any did.  scripts/plot-pagefree.sh DATA MD [PNG]
+# rebuilds a report from the .data file.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-kernel= append=maxcpus=2
+usage() { sed -n '5,23s/^# \?//p' "$0" >&2; exit 2; }
+
+kernel='' quick=0 percpu=1 pagefree=1 a='' b='' pf_append=''
 while (($#)); do
 	case "$1" in
 	--kernel) kernel=${2:?}; shift 2 ;;
-	--a) append+=" mmfree_bench_a=${2:?}"; shift 2 ;;
-	--b) append+=" mmfree_bench_b=${2:?}"; shift 2 ;;
-	*) echo "usage: $0 [--kernel 6.1|6.12] [--a PARENTS] [--b CGROUPS]" >&2; exit 2 ;;
+	--quick) quick=1; shift ;;
+	--percpu-only) pagefree=0; shift ;;
+	--pagefree-only) percpu=0; shift ;;
+	--a) a=${2:?}; shift 2 ;;
+	--b) b=${2:?}; shift 2 ;;
+	--pf-reps) pf_append+=" mmfree_pf_reps=${2:?}"; shift 2 ;;
+	--pf-sizes) pf_append+=" mmfree_pf_sizes=${2:?}"; shift 2 ;;
+	-h | --help) usage ;;
+	*) echo "bench.sh: unknown argument $1" >&2; usage ;;
 	esac
 done
+((percpu || pagefree)) || { echo "bench.sh: --percpu-only and --pagefree-only exclude each other" >&2; exit 2; }
+if ((quick)); then
+	a=${a:-100} b=${b:-1100}
+	pf_append="mmfree_pf_quick=1$pf_append"
+fi
+percpu_append=maxcpus=2
+[[ -z $a ]] || percpu_append+=" mmfree_bench_a=$a"
+[[ -z $b ]] || percpu_append+=" mmfree_bench_b=$b"
 
 out=$top/build/bench
 mkdir -p "$out"
+
+# The guest's programs (pfbench) go into /mmfree through build/guest-bin.
+if ((pagefree)); then
+	"$top/scripts/guest-bin.sh"
+fi
+
+# While a VM runs, note the most other QEMU processes seen and the highest
+# host load average: timings taken beside other VMs are not representative.
+watch_host() {	# file
+	local n max=0 load maxload=0
+	while :; do
+		n=$(pgrep -c -x qemu-system-x86 || true)
+		((n - 1 <= max)) || max=$((n - 1))
+		read -r load _ </proc/loadavg
+		awk -v a="$load" -v b="$maxload" 'BEGIN { exit !(a > b) }' && maxload=$load
+		printf 'PFHOST other_vms %d\nPFHOST max_load %s\nPFHOST host_cpus %d\n' \
+			"$max" "$maxload" "$(nproc)" >"$1"
+		sleep 10
+	done
+}
+
+# The guest's output comes back as KTAP diagnostics ("# " lines) once the
+# script ends; if the VM died before that, what reached the console.
+guest_lines() {	# kver pattern
+	local ktap=$top/build/logs/$1.ktap console=$top/build/logs/$1.console
+	if grep -q '^# PFINFO seconds' "$ktap" 2>/dev/null || [[ ! -s $console ]]; then
+		sed -n 's/^# //p' "$ktap"
+	else
+		tr -d '\r' <"$console"
+	fi | grep -E "$2" || true
+}
+
 rc=0
 for kver in $("$top/scripts/kernels.sh" ${kernel:+"$kernel"}); do
 	module=$("$top/scripts/build-module.sh" "$kver" | tail -n 1)
-	"$top/tests/vm.sh" --kernel "$kver" --module "$module" \
-		--script bench-percpu --smp 64 --append "$append" --mem 6G \
-		--timeout 7200 >/dev/null || rc=1
-	# The guest's output comes back as KTAP diagnostics; keep the
-	# report, not the kernel log lines.
-	report=$out/percpu-$kver.md
-	{
-		echo "## Percpu, $kver"
+
+	if ((percpu)); then
+		"$top/tests/vm.sh" --kernel "$kver" --module "$module" \
+			--script bench-percpu --smp 64 --append "$percpu_append" \
+			--mem 6G --timeout 7200 >/dev/null || rc=1
+		# Keep the report, not the kernel log lines.
+		report=$out/percpu-$kver.md
+		{
+			echo "## Percpu, $kver"
+			echo
+			sed -n 's/^# //p' "$top/build/logs/$kver.ktap" | grep -v '^\['
+		} >"$report"
+		cat "$report"
 		echo
-		sed -n 's/^# //p' "$top/build/logs/$kver.ktap" | grep -v '^\['
-	} >"$report"
-	cat "$report"
-	echo
+	fi
+
+	if ((pagefree)); then
+		host=$out/pagefree-$kver.host
+		: >"$host"
+		watch_host "$host" &
+		watcher=$!
+		timeout=5400
+		((quick == 0)) || timeout=1800
+		MMFREE_TCG_THREAD=multi "$top/tests/vm.sh" --kernel "$kver" \
+			--module "$module" --script bench-pagefree --smp 2 --mem 6G \
+			--append "$pf_append" --timeout "$timeout" >/dev/null || rc=1
+		kill "$watcher" 2>/dev/null || true
+		wait "$watcher" 2>/dev/null || true
+		data=$out/pagefree-$kver.data
+		{
+			guest_lines "$kver" '^PF(INFO|STAT)? '
+			cat "$host"
+		} >"$data"
+		rm -f "$host"
+		if grep -q '^PF ' "$data"; then
+			"$top/scripts/plot-pagefree.sh" "$data" "$out/pagefree-$kver.md" \
+				"$out/pagefree-$kver.png"
+			cat "$out/pagefree-$kver.md"
+			[[ ! -f $out/pagefree-$kver.png ]] ||
+				echo "Plot: $out/pagefree-$kver.png"
+		else
+			echo "bench.sh: $kver: no pagefree results" >&2
+			rc=1
+		fi
+		echo
+	fi
 done
 exit $rc

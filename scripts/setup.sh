@@ -10,8 +10,8 @@ export DEBIAN_FRONTEND=noninteractive
 
 [[ $(id -u) == 0 ]] || { echo "setup.sh: run as root" >&2; exit 1; }
 
-tools=(qemu-system-x86 debootstrap kmod dkms sparse zstd cpio xz-utils make gcc
-	libkmod-dev pkg-config pahole)
+tools=(qemu-system-x86 debootstrap kmod dkms sparse zstd cpio xz-utils make gcc libc6-dev
+	libkmod-dev pkg-config pahole gnuplot-nox)
 
 updated=0
 apt_update() {

@@ -1,0 +1,306 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Page-free benchmark (make bench): stock (mmfree not loaded) against
+# mmfree's pagefree feature in sync and async mode, in one boot.
+#
+#   - munmap of a touched anonymous region, at several sizes (the plot);
+#   - exit of a process holding such a region (fork, touch, SIGKILL,
+#     waitpid);
+#   - the stock split between zap and free: time inside
+#     free_pages_and_swap_cache, measured with function_graph in a separate
+#     traced run (tracing is off during every other timed run);
+#   - a sweep of pagefree/workers in sync mode;
+#   - small-op overhead: N x (mmap, touch, munmap) of a few KiB, and N x
+#     fork/exit of a small process, on one CPU;
+#   - munmap with both CPUs busy (two CPU hogs): stock against sync with
+#     idle_only=1.
+#
+# Every timed repetition is one line "PF test config size rep seconds";
+# "PFSTAT config test size stat delta" gives mmfree's statistics over a
+# series; "PFINFO key value..." describes the run.  scripts/bench.sh turns
+# them into tables and a plot; the other lines are progress for the
+# console.
+#
+# The VM runs with multi-threaded TCG (both vCPUs really in parallel).
+# QEMU 7.2 then runs stale code when the guest patches kernel text under
+# load, so everything that patches text (module load and unload, switching
+# the tracer) happens while no benchmark process runs; between series only
+# sysfs knobs change.
+#
+# Sizes and repetitions come from the kernel command line (set by
+# scripts/bench.sh): mmfree_pf_quick=1 for the smaller set (below), and
+# any of mmfree_pf_reps=N, mmfree_pf_small_reps=N, mmfree_pf_sizes=MB,MB,...
+# (the largest is also the exit, split and headline size),
+# mmfree_pf_sweep_mb=MB, mmfree_pf_busy_mb=MB, mmfree_pf_small=N,
+# mmfree_pf_forkexit=N, mmfree_pf_split_reps=N, mmfree_pf_workers=W,W,...
+# Under TCG, touching 1 GiB takes about 7 s: the full set runs in about
+# 25 minutes, the quick one in 6.
+. /mmfree/lib.sh
+
+PF=$MMFREE/pagefree
+T=/sys/kernel/tracing
+
+REPS=5
+SMALL_REPS=15
+SIZES="256 1024 2048 4096"
+SWEEP_MB=1024
+BUSY_MB=1024
+SMALL_N=1000
+SMALL_KB=64
+FORKEXIT_N=200
+SPLIT_REPS=3
+WORKERS="1 2 4 8"
+
+cmdline=$(cat /proc/cmdline)
+for arg in $cmdline; do
+	[ "$arg" = mmfree_pf_quick=1 ] || continue
+	REPS=3
+	SMALL_REPS=6
+	SIZES="256 512 1024"
+	SWEEP_MB=512
+	BUSY_MB=512
+	SPLIT_REPS=2
+done
+for arg in $cmdline; do
+	case "$arg" in
+	mmfree_pf_reps=*) REPS=${arg#*=} ;;
+	mmfree_pf_small_reps=*) SMALL_REPS=${arg#*=} ;;
+	mmfree_pf_sizes=*) SIZES=$(echo "${arg#*=}" | tr , ' ') ;;
+	mmfree_pf_sweep_mb=*) SWEEP_MB=${arg#*=} ;;
+	mmfree_pf_busy_mb=*) BUSY_MB=${arg#*=} ;;
+	mmfree_pf_small=*) SMALL_N=${arg#*=} ;;
+	mmfree_pf_forkexit=*) FORKEXIT_N=${arg#*=} ;;
+	mmfree_pf_split_reps=*) SPLIT_REPS=${arg#*=} ;;
+	mmfree_pf_workers=*) WORKERS=$(echo "${arg#*=}" | tr , ' ') ;;
+	esac
+done
+BIG=$(echo "$SIZES" | tr ' ' '\n' | sort -n | tail -n 1)
+
+have_pagefree() {
+	[ -d "$PF" ] && [ -d "$PF/stats" ]
+}
+
+# Wait until mmfree has no page in flight (async mode frees after munmap
+# returns), then a moment more, so that every series starts idle.
+quiesce() {
+	local n tries
+	tries=0
+	if loaded && [ -r "$PF/stats/inflight_pages" ]; then
+		while n=$(cat "$PF/stats/inflight_pages") && [ "$n" != 0 ] &&
+			[ $tries -lt 600 ]; do
+			sleep 0.1
+			tries=$((tries + 1))
+		done
+		[ "$n" = 0 ] || echo "warning: $n pages still in flight after 60 s"
+	fi
+	sleep 0.5
+}
+
+stats_snap() {	# file
+	if loaded && have_pagefree; then
+		grep -r . "$PF/stats/" | sed 's|.*/||; s/:/ /' >"$1"
+	else
+		: >"$1"
+	fi
+}
+
+# PFSTAT lines: the change of each statistic over a series (inflight_pages:
+# its value at the end).
+stats_diff() {	# config test size before after
+	[ -s "$4" ] || return 0
+	awk -v c="$1" -v t="$2" -v s="$3" '
+		NR == FNR { b[$1] = $2; next }
+		{ d = ($1 == "inflight_pages") ? $2 : $2 - b[$1]
+		  printf "PFSTAT %s %s %s %s %.0f\n", c, t, s, $1, d }' "$4" "$5"
+}
+
+# Run one series: REPS separate runs of a command printing "what size
+# seconds" (pfbench).
+series() {	# config test size reps command...
+	local cfg test size reps rep out t0
+	cfg=$1 test=$2 size=$3 reps=$4
+	shift 4
+	quiesce
+	t0=$(date +%s)
+	stats_snap /tmp/st.before
+	rep=1
+	while [ $rep -le "$reps" ]; do
+		out=$("$@") || fail "$*: $out"
+		echo "PF $test $cfg $size $rep ${out##* }"
+		quiesce
+		rep=$((rep + 1))
+	done
+	stats_snap /tmp/st.after
+	stats_diff "$cfg" "$test" "$size" /tmp/st.before /tmp/st.after
+	echo "   ($cfg $test $size: $(($(date +%s) - t0)) s)"
+}
+
+# Untimed runs first in each configuration: the first runs of a code path
+# under TCG pay for its translation.
+warm_up() {
+	pfbench munmap 256 2 >/dev/null || fail "pfbench munmap"
+	pfbench exit 256 1 >/dev/null || fail "pfbench exit"
+	pfbench small 200 "$SMALL_KB" >/dev/null || fail "pfbench small"
+	pfbench forkexit 50 >/dev/null || fail "pfbench forkexit"
+}
+
+# The headline series, run once per configuration.
+main_series() {	# config
+	local mb
+	warm_up
+	echo "== $1: munmap at $SIZES MiB, exit at $BIG MiB"
+	for mb in $SIZES; do
+		series "$1" munmap "$mb" "$REPS" pfbench munmap "$mb" 1
+	done
+	series "$1" exit "$BIG" "$REPS" pfbench exit "$BIG" 1
+	small_series "$1"
+}
+
+# Small ops run on one CPU (the last): under multi-threaded TCG, waking a
+# task on the other, idle vCPU (the parent, at each child's exit) costs
+# more than the fork and exit themselves, and varies more.  Gathers this
+# small stay below min_pages: mmfree frees them inline wherever they run.
+small_series() {	# config
+	local cpu
+	cpu=$(($(nproc) - 1))
+	echo "== $1: small ops, on CPU $cpu"
+	series "$1" small "${SMALL_N}x$SMALL_KB" "$SMALL_REPS" \
+		taskset -c $cpu pfbench small "$SMALL_N" "$SMALL_KB"
+	series "$1" forkexit "$FORKEXIT_N" "$SMALL_REPS" \
+		taskset -c $cpu pfbench forkexit "$FORKEXIT_N"
+}
+
+busy_series() {	# config
+	echo "== $1: munmap of $BUSY_MB MiB, two CPU hogs running"
+	series "$1" busy "$BUSY_MB" "$REPS" pfbench busy "$BUSY_MB" 1 2
+}
+
+# --- stock split: time inside free_pages_and_swap_cache ----------------
+
+trace_on() {
+	[ -w "$T/current_tracer" ] || { echo "no tracefs: no zap/free split"; return 1; }
+	grep -qw function_graph "$T/available_tracers" ||
+		{ echo "no function_graph tracer: no zap/free split"; return 1; }
+	grep -qx free_pages_and_swap_cache "$T/available_filter_functions" ||
+		{ echo "free_pages_and_swap_cache not traceable: no zap/free split"; return 1; }
+	echo 0 >"$T/tracing_on"
+	echo free_pages_and_swap_cache >"$T/set_ftrace_filter"
+	echo free_pages_and_swap_cache >"$T/set_graph_function"
+	echo 1 >"$T/max_graph_depth"
+	echo 16384 >"$T/buffer_size_kb"
+	echo function_graph >"$T/current_tracer"
+	sleep 1
+}
+
+trace_off() {
+	echo 0 >"$T/tracing_on"
+	echo nop >"$T/current_tracer"
+	echo >"$T/set_ftrace_filter"
+	echo >"$T/set_graph_function"
+	echo 0 >"$T/max_graph_depth"
+	echo 1408 >"$T/buffer_size_kb"
+	sleep 1
+}
+
+# One traced repetition: the whole operation's time, and the time inside
+# free_pages_and_swap_cache: the sum of function_graph's durations (only
+# that function is traced, to depth 1; durations are in microseconds, on
+# the "func();" line of a call or on its closing "}").
+traced() {	# test mb rep
+	local out free overrun
+	quiesce
+	echo >"$T/trace"
+	echo 1 >"$T/tracing_on"
+	out=$(pfbench "$1" "$2" 1) || fail "pfbench $1 $2: $out"
+	echo 0 >"$T/tracing_on"
+	free=$(awk '/^ *#/ { next }
+		{ for (i = 2; i <= NF; i++) if ($i == "us") { s += $(i - 1); n++ } }
+		END { printf "%.6f %d\n", s / 1e6, n }' "$T/trace")
+	overrun=$(cat "$T"/per_cpu/cpu*/stats | awk '$1 == "overrun:" { s += $2 } END { print s + 0 }')
+	[ "$overrun" = 0 ] || echo "warning: trace buffer overran ($overrun events lost)"
+	echo "PF $1 traced $2 $3 ${out##* }"
+	echo "PF $1 free $2 $3 ${free% *}"
+	echo "free_pages_and_swap_cache calls: ${free#* }"
+}
+
+split_series() {
+	local rep t
+	echo "== stock, traced: time in free_pages_and_swap_cache at $BIG MiB"
+	trace_on || return 0
+	for t in munmap exit; do
+		rep=1
+		while [ $rep -le "$SPLIT_REPS" ]; do
+			traced $t "$BIG" $rep
+			rep=$((rep + 1))
+		done
+	done
+	trace_off
+}
+
+# --- mmfree -----------------------------------------------------------
+
+mode() {
+	knob_write pagefree/mode "$1" || fail "pagefree/mode $1"
+}
+
+sweep_series() {
+	local w w0
+	echo "== sync: workers $WORKERS, munmap of $SWEEP_MB MiB"
+	mode sync
+	w0=$(knob pagefree/workers)
+	for w in $WORKERS; do
+		knob_write pagefree/workers "$w" || fail "pagefree/workers $w"
+		series "w$w" sweep "$SWEEP_MB" "$REPS" pfbench munmap "$SWEEP_MB" 1
+	done
+	knob_write pagefree/workers "$w0" || fail "pagefree/workers $w0"
+}
+
+# ----------------------------------------------------------------------
+
+echo never >/sys/kernel/mm/transparent_hugepage/enabled
+settle
+echo "PFINFO kernel $(uname -r)"
+echo "PFINFO cpus $(nproc)"
+echo "PFINFO memtotal_kb $(meminfo_kb MemTotal)"
+echo "PFINFO thp $(cat /sys/kernel/mm/transparent_hugepage/enabled)"
+echo "PFINFO reps $REPS"
+echo "PFINFO small_reps $SMALL_REPS"
+echo "PFINFO sizes $SIZES"
+echo "PFINFO big $BIG"
+echo "PFINFO small $SMALL_N $SMALL_KB"
+echo "PFINFO forkexit $FORKEXIT_N"
+echo "PFINFO busy $BUSY_MB"
+echo "PFINFO sweep $SWEEP_MB"
+start=$(date +%s)
+
+# 1. Stock: mmfree not loaded.
+unload
+main_series stock
+busy_series stock
+split_series
+
+# 2. mmfree, module defaults (sync).
+load
+if ! have_pagefree; then
+	echo "PFINFO nopagefree this mmfree has no pagefree feature"
+	unload
+else
+	knob_write pagefree/enabled 1 || fail "pagefree/enabled"
+	echo "PFINFO defaults $(for k in mode workers batch_pages min_pages idle_only max_inflight_pages; do
+		printf '%s=%s ' $k "$(knob pagefree/$k)"; done)"
+	mode sync
+	main_series sync
+	busy_series sync
+	sweep_series
+	mode async
+	main_series async
+	mode sync
+	quiesce
+	unload
+fi
+
+# 3. Stock again for the small ops, the noisiest series: drift over the
+# boot shows as spread in stock's repetitions.
+warm_up
+small_series stock
+echo "PFINFO seconds $(($(date +%s) - start))"

@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pfbench: time how long the kernel takes to give memory back.
+ *
+ *   pfbench munmap MB [REPS]     touch MB of anonymous memory, time munmap
+ *   pfbench exit MB [REPS]       fork a child that touches MB and waits;
+ *                                time SIGKILL until waitpid returns
+ *   pfbench small N KB           time N x (mmap, touch, munmap) of KB each
+ *   pfbench forkexit N           time N x fork of a small process + waitpid
+ *   pfbench busy MB [REPS [HOGS]] as munmap, but with HOGS (default 2)
+ *                                CPU hogs running during the munmap: they
+ *                                start after the touch, so only the timed
+ *                                part competes with them
+ *   pfbench spin SECONDS         burn CPU (a CPU hog)
+ *
+ * Prints one line per repetition: "<what> <MB> <seconds>" (small and
+ * forkexit: "<what> <N> <seconds>").
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static char *touch(size_t len)
+{
+	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	size_t i;
+
+	if (p == MAP_FAILED) {
+		perror("mmap");
+		exit(1);
+	}
+	for (i = 0; i < len; i += 4096)
+		p[i] = 1;
+	return p;
+}
+
+static void spin(double seconds)
+{
+	double end = now() + seconds;
+	volatile unsigned long x = 0;
+	long i;
+
+	while (now() < end)
+		for (i = 0; i < 100000; i++)
+			x++;
+}
+
+static void die_usage(void)
+{
+	fprintf(stderr, "usage: pfbench munmap|exit MB [REPS] | busy MB [REPS [HOGS]] | small N KB | forkexit N | spin S\n");
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	long a, reps, i;
+
+	if (argc < 3)
+		die_usage();
+	a = atol(argv[2]);
+	reps = argc > 3 ? atol(argv[3]) : 1;
+	if (a <= 0 || reps <= 0)
+		die_usage();
+
+	if (!strcmp(argv[1], "munmap")) {
+		size_t len = (size_t)a << 20;
+
+		for (i = 0; i < reps; i++) {
+			char *p = touch(len);
+			double t = now();
+
+			if (munmap(p, len)) {
+				perror("munmap");
+				return 1;
+			}
+			printf("munmap %ld %.6f\n", a, now() - t);
+			fflush(stdout);
+		}
+	} else if (!strcmp(argv[1], "exit")) {
+		size_t len = (size_t)a << 20;
+
+		for (i = 0; i < reps; i++) {
+			int fd[2], st;
+			char c;
+			pid_t pid;
+			double t;
+
+			if (pipe(fd))
+				return 1;
+			pid = fork();
+			if (pid < 0)
+				return 1;
+			if (!pid) {
+				touch(len);
+				if (write(fd[1], "x", 1) != 1)
+					_exit(1);
+				pause();
+				_exit(0);
+			}
+			close(fd[1]);
+			if (read(fd[0], &c, 1) != 1)
+				return 1;
+			close(fd[0]);
+			t = now();
+			kill(pid, SIGKILL);
+			waitpid(pid, &st, 0);
+			printf("exit %ld %.6f\n", a, now() - t);
+			fflush(stdout);
+		}
+	} else if (!strcmp(argv[1], "busy")) {
+		size_t len = (size_t)a << 20;
+		long nhogs = argc > 4 ? atol(argv[4]) : 2, h;
+		pid_t hogs[64];
+		struct timespec settle = { 0, 300 * 1000 * 1000 };
+
+		if (nhogs < 1 || nhogs > 64)
+			die_usage();
+		for (i = 0; i < reps; i++) {
+			char *p = touch(len);
+			double t;
+
+			/*
+			 * The hogs must not share the region: their exit would
+			 * free it, and the munmap would only drop references.
+			 */
+			if (madvise(p, len, MADV_DONTFORK)) {
+				perror("madvise");
+				return 1;
+			}
+			for (h = 0; h < nhogs; h++) {
+				hogs[h] = fork();
+				if (hogs[h] < 0) {
+					perror("fork");
+					return 1;
+				}
+				if (!hogs[h]) {
+					spin(3600);
+					_exit(0);
+				}
+			}
+			/* Let the scheduler spread the hogs over the CPUs. */
+			nanosleep(&settle, NULL);
+			t = now();
+			if (munmap(p, len)) {
+				perror("munmap");
+				return 1;
+			}
+			t = now() - t;
+			for (h = 0; h < nhogs; h++)
+				kill(hogs[h], SIGKILL);
+			for (h = 0; h < nhogs; h++)
+				waitpid(hogs[h], NULL, 0);
+			printf("busy %ld %.6f\n", a, t);
+			fflush(stdout);
+		}
+	} else if (!strcmp(argv[1], "small")) {
+		size_t len = (size_t)reps << 10;
+		double t = now();
+
+		for (i = 0; i < a; i++)
+			munmap(touch(len), len);
+		printf("small %ld %.6f\n", a, now() - t);
+	} else if (!strcmp(argv[1], "forkexit")) {
+		double t = now();
+
+		for (i = 0; i < a; i++) {
+			pid_t pid = fork();
+
+			if (!pid)
+				_exit(0);
+			waitpid(pid, NULL, 0);
+		}
+		printf("forkexit %ld %.6f\n", a, now() - t);
+	} else if (!strcmp(argv[1], "spin")) {
+		spin(a);
+	} else {
+		die_usage();
+	}
+	return 0;
+}
