@@ -6,7 +6,8 @@
 #
 # MMFREE_BUILD=dkms (default) installs it through DKMS as users do;
 # MMFREE_BUILD=make builds it with Kbuild in build/mod/KVER, rebuilding
-# only what changed (the fast loop).
+# only what changed (the fast loop), against MMFREE_KDIR if set (the
+# debug kernel's build tree: scripts/stress.sh --kernel debug).
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -22,7 +23,7 @@ make)
 	# cp -u keeps unchanged sources' timestamps: Kbuild recompiles
 	# only what changed.
 	cp -au "$top/Kbuild" "$top/dkms.conf" "$top/module" "$top/include" "$out/"
-	make -s -C "/lib/modules/$kver/build" M="$out" modules >&2
+	make -s -C "${MMFREE_KDIR:-/lib/modules/$kver/build}" M="$out" modules >&2
 	echo "$out/mmfree.ko"
 	;;
 *)

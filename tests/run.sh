@@ -57,6 +57,7 @@ if ! make -s -C "$root" MMFREECTL=build/guest-bin/mmfreectl mmfreectl >&2; then
 	lines+=("mmfreectl build: 0 passed, 1 failed")
 	total_fail=$((total_fail + 1))
 fi
+"$root/scripts/guest-bin.sh" "$guest_bin" || { lines+=("guest test programs build: 0 passed, 1 failed"); total_fail=$((total_fail + 1)); }
 
 for k in $kernels; do
 	echo "run.sh: === $k ===" >&2

@@ -1,0 +1,1044 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pftest: workloads for the pagefree guest tests (tests/guest/tests/9*).
+ * Every command that checks data exits 1 on the first corruption it sees
+ * (after printing where), 0 when all went well, 2 on a usage or setup
+ * error.
+ *
+ *   pftest munmap MB N             N x (mmap, populate, munmap)
+ *   pftest forkexit MB N           N x (fork a child that populates MB and
+ *                                  exits; waitpid)
+ *   pftest cow MB ROUNDS           fork/COW: parent and child write distinct
+ *                                  patterns, one side exits or unmaps, the
+ *                                  other verifies (all four combinations)
+ *   pftest file PATH MB ROUNDS     MAP_SHARED file: a child writes and
+ *                                  unmaps or exits; the parent verifies the
+ *                                  file through read(2), a new mapping and
+ *                                  (after fsync + FADV_DONTNEED) the disk
+ *   pftest swap MB ROUNDS          run in a memcg smaller than MB: pages go
+ *                                  to swap and come back through the swap
+ *                                  cache while children and other mappings
+ *                                  go away; the region keeps its pattern
+ *   pftest thp MB                  touch MB; print the AnonHugePages it got;
+ *                                  exit 3 if none
+ *   pftest split MB N              N x (populate, munmap in odd-sized
+ *                                  pieces, splitting any huge page)
+ *   pftest herd N MB exit|kill     N children populate MB each, then all
+ *                                  exit (or are SIGKILLed) at once
+ *   pftest threads MB T SECONDS    T threads write/verify their slices while
+ *                                  the main thread MADV_DONTNEEDs the whole
+ *                                  region and a scribbler reuses freed pages
+ *   pftest oom HOLDERS MB ROUNDS   run in a memcg: HOLDERS children hold MB;
+ *                                  each round one exits and a waiting
+ *                                  replacement at once populates MB; prints
+ *                                  how many children were killed
+ *   pftest spin SECONDS            burn CPU
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define PAGE 4096UL
+#define WPP 8			/* checked words per page */
+#define HPAGE (2UL << 20)
+
+static const char *cmd = "pftest";
+
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	if (errno)
+		fprintf(stderr, ": %s", strerror(errno));
+	fputc('\n', stderr);
+	exit(2);
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* The value of checked word w of page i under seed s; never 0. */
+static uint64_t pat(uint64_t s, size_t i, unsigned int w)
+{
+	uint64_t x = s * 0x9e3779b97f4a7c15ULL ^ ((uint64_t)i << 8) ^ w;
+
+	x ^= x >> 31;
+	x *= 0xbf58476d1ce4e5b9ULL;
+	x ^= x >> 29;
+	x *= 0x94d049bb133111ebULL;
+	x ^= x >> 32;
+	return x | 1;
+}
+
+static uint64_t *word(char *p, size_t i, unsigned int w)
+{
+	/* Spread over the page: word 0 first, word 7 in the last line. */
+	return (uint64_t *)(p + i * PAGE + w * (PAGE / WPP) + w * 8);
+}
+
+static void fill(char *p, size_t npages, uint64_t s, size_t every,
+		 size_t first)
+{
+	size_t i;
+	unsigned int w;
+
+	for (i = first; i < npages; i += every)
+		for (w = 0; w < WPP; w++)
+			*word(p, i, w) = pat(s, i, w);
+}
+
+/*
+ * Check pages first, first+every, ... against seed s; print the first
+ * few mismatches under label; return the number of bad pages.
+ */
+static size_t check(const char *label, char *p, size_t npages, uint64_t s,
+		    size_t every, size_t first)
+{
+	size_t i, bad = 0;
+	unsigned int w;
+
+	for (i = first; i < npages; i += every) {
+		for (w = 0; w < WPP; w++) {
+			uint64_t got = *word(p, i, w), want = pat(s, i, w);
+
+			if (got == want)
+				continue;
+			if (bad < 5)
+				printf("%s: page %zu word %u: got %#llx, want %#llx (seed %llu)\n",
+				       label, i, w, (unsigned long long)got,
+				       (unsigned long long)want,
+				       (unsigned long long)s);
+			bad++;
+			break;
+		}
+	}
+	if (bad)
+		printf("%s: %zu of %zu pages bad\n", label, bad,
+		       (npages - first + every - 1) / every);
+	fflush(stdout);
+	return bad;
+}
+
+static char *map_anon(size_t len, int populate)
+{
+	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS |
+		       (populate ? MAP_POPULATE : 0), -1, 0);
+
+	if (p == MAP_FAILED)
+		die("mmap %zu", len);
+	return p;
+}
+
+/* A 2 MiB aligned anonymous region, so that THP can back all of it. */
+static char *map_aligned(size_t len)
+{
+	char *p = map_anon(len + HPAGE, 0);
+	uintptr_t a = ((uintptr_t)p + HPAGE - 1) & ~(HPAGE - 1);
+
+	if (a > (uintptr_t)p)
+		munmap(p, a - (uintptr_t)p);
+	munmap((char *)a + len, (uintptr_t)p + HPAGE - a);
+	return (char *)a;
+}
+
+static void unmap(char *p, size_t len)
+{
+	if (munmap(p, len))
+		die("munmap");
+}
+
+static void touch(char *p, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i += PAGE)
+		p[i] = 1;
+}
+
+/*
+ * Allocate, fill and verify a fresh region: it reuses pages just freed,
+ * so a page freed while still mapped elsewhere gets overwritten (and a
+ * stale write into it shows up here).
+ */
+static size_t scribble(size_t len, uint64_t s)
+{
+	char *p = map_anon(len, 0);
+	size_t bad;
+
+	fill(p, len / PAGE, s, 1, 0);
+	bad = check("scribble", p, len / PAGE, s, 1, 0);
+	unmap(p, len);
+	return bad;
+}
+
+static long arg(char **argv, int i, long min)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(argv[i], &end, 10);
+	if (errno || *end || v < min)
+		die("bad number '%s'", argv[i]);
+	return v;
+}
+
+static pid_t xfork(void)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		die("fork");
+	return pid;
+}
+
+/* Wait for pid; return 0 if it exited 0, else print why and return 1. */
+static int reap(pid_t pid, const char *what)
+{
+	int st;
+
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			die("waitpid");
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+		return 0;
+	if (WIFEXITED(st))
+		printf("%s: exit status %d\n", what, WEXITSTATUS(st));
+	else
+		printf("%s: killed by signal %d\n", what, WTERMSIG(st));
+	fflush(stdout);
+	return 1;
+}
+
+static void xpipe(int fd[2])
+{
+	if (pipe(fd))
+		die("pipe");
+}
+
+static void put(int fd, char c)
+{
+	if (write(fd, &c, 1) != 1)
+		die("write pipe");
+}
+
+/* Read one byte; return 0 at EOF. */
+static int get(int fd)
+{
+	char c;
+	ssize_t n;
+
+	while ((n = read(fd, &c, 1)) < 0)
+		if (errno != EINTR)
+			die("read pipe");
+	return n == 1;
+}
+
+/* A field of a /proc file ("VmSwap:", "AnonHugePages:"), in kB. */
+static long proc_kb(const char *file, const char *field)
+{
+	char line[256];
+	size_t n = strlen(field);
+	long v = -1;
+	FILE *f = fopen(file, "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, field, n)) {
+			v = atol(line + n);
+			break;
+		}
+	fclose(f);
+	return v;
+}
+
+/* --- munmap, forkexit, split ------------------------------------------ */
+
+static int do_munmap(size_t len, long n)
+{
+	long i;
+
+	for (i = 0; i < n; i++)
+		unmap(map_anon(len, 1), len);
+	return 0;
+}
+
+static int do_forkexit(size_t len, long n)
+{
+	long i;
+	int bad = 0;
+
+	for (i = 0; i < n; i++) {
+		pid_t pid = xfork();
+
+		if (!pid) {
+			map_anon(len, 1);
+			_exit(0);
+		}
+		bad |= reap(pid, "forkexit child");
+	}
+	return bad;
+}
+
+/*
+ * Unmap in pieces of 1 MiB + 4 KiB (in the middle of huge pages), and
+ * verify the rest of the region after each piece.
+ */
+static int do_split(size_t len, long n)
+{
+	size_t piece = (1UL << 20) + PAGE, npages = len / PAGE;
+	long r;
+
+	for (r = 0; r < n; r++) {
+		char *p = map_aligned(len);
+		size_t off;
+
+		touch(p, len);
+		fill(p, npages, r + 1, 1, 0);
+		for (off = 0; off < len; off += piece) {
+			size_t l = off + piece > len ? len - off : piece;
+			size_t first = (off + l) / PAGE;
+
+			unmap(p + off, l);
+			/* The rest keeps its pattern (indexed from p). */
+			if (first < npages &&
+			    check("split: rest of region", p, npages, r + 1, 1,
+				  first)) {
+				printf("split round %ld: pages after offset %zu bad\n",
+				       r, off + l);
+				return 1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* --- cow -------------------------------------------------------------- */
+
+/*
+ * The region is split in thirds by page index: i % 3 == 0 is written by
+ * the child after the fork, i % 3 == 1 by the parent, i % 3 == 2 by no one
+ * (stays shared).  Seeds: S0 before the fork, SC child, SP parent.
+ */
+#define S0 11
+#define SC 22
+#define SP 33
+
+static int cow_verify(const char *who, char *p, size_t npages, int is_child)
+{
+	size_t bad = 0;
+
+	bad += check(is_child ? "cow child: its own third" : "cow parent: child's third (original)",
+		     p, npages, is_child ? SC : S0, 3, 0);
+	bad += check(is_child ? "cow child: parent's third (original)" : "cow parent: its own third",
+		     p, npages, is_child ? S0 : SP, 3, 1);
+	bad += check("cow: shared third", p, npages, S0, 3, 2);
+	if (bad)
+		printf("cow: %s found %zu bad pages\n", who, bad);
+	return bad != 0;
+}
+
+/*
+ * One round, in a process of its own: leaver (0 = parent, 1 = child)
+ * exits or unmaps; the other side scribbles, verifies and reports one
+ * byte ('0' good, '1' bad) on res.
+ */
+static void cow_round(size_t len, int leaver_child, int by_exit, int res)
+{
+	size_t npages = len / PAGE;
+	char *p = map_anon(len, 0);
+	int p2c[2], c2p[2], gone[2], over[2];
+	pid_t pid;
+	int is_child, leaver, bad;
+
+	fill(p, npages, S0, 1, 0);
+	xpipe(p2c);
+	xpipe(c2p);
+	xpipe(gone);
+	xpipe(over);
+	pid = xfork();
+	is_child = !pid;
+	leaver = is_child == leaver_child;
+
+	/* Both sides write their third, then wait for the other. */
+	fill(p, npages, is_child ? SC : SP, 3, is_child ? 0 : 1);
+	put(is_child ? c2p[1] : p2c[1], 'w');
+	if (!get(is_child ? p2c[0] : c2p[0]))
+		die("cow: lost the other side");
+	if (leaver) {
+		close(gone[0]);
+		close(over[1]);
+		close(res);
+		if (by_exit)
+			_exit(0);	/* "gone" reaches EOF after exit_mm */
+		unmap(p, len);
+		put(gone[1], 'u');
+		close(gone[1]);
+		/* Stay alive until the survivor is done. */
+		get(over[0]);
+		_exit(0);
+	}
+	close(gone[1]);
+	close(over[0]);
+	get(gone[0]);
+	bad = scribble(len, 44 + is_child) != 0;
+	bad |= cow_verify(is_child ? "child" : "parent", p, npages, is_child);
+	/* Again after the leaver's pages had more time to be reused. */
+	bad |= scribble(len, 55) != 0;
+	bad |= cow_verify(is_child ? "child (2nd pass)" : "parent (2nd pass)",
+			  p, npages, is_child);
+	put(res, bad ? '1' : '0');
+	close(over[1]);
+	if (!is_child)
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	_exit(0);
+}
+
+static int do_cow(size_t len, long rounds)
+{
+	static const char *const names[] = {
+		"child exits", "child unmaps", "parent exits", "parent unmaps",
+	};
+	long r;
+	int bad = 0;
+
+	/* A survivor child whose parent left is reparented to us. */
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1))
+		die("PR_SET_CHILD_SUBREAPER");
+	for (r = 0; r < rounds; r++) {
+		int k = r % 4, res[2];
+		pid_t pid;
+		char c = 0;
+		ssize_t n;
+
+		xpipe(res);
+		pid = xfork();
+		if (!pid) {
+			close(res[0]);
+			cow_round(len, k < 2, !(k & 1), res[1]);
+		}
+		close(res[1]);
+		while ((n = read(res[0], &c, 1)) < 0 && errno == EINTR)
+			;
+		close(res[0]);
+		bad |= reap(pid, "cow round process");
+		while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
+			;
+		if (n != 1 || c != '0') {
+			printf("cow round %ld (%s): %s\n", r, names[k],
+			       n != 1 ? "no result" : "CORRUPTED");
+			bad = 1;
+		} else {
+			printf("cow round %ld (%s): ok\n", r, names[k]);
+		}
+		fflush(stdout);
+	}
+	return bad;
+}
+
+/* --- file ------------------------------------------------------------- */
+
+static size_t file_check_read(int fd, size_t npages, uint64_t s)
+{
+	char *buf = malloc(PAGE);
+	size_t i, bad = 0;
+	unsigned int w;
+
+	if (!buf)
+		die("malloc");
+	for (i = 0; i < npages; i++) {
+		if (pread(fd, buf, PAGE, i * PAGE) != (ssize_t)PAGE)
+			die("pread");
+		for (w = 0; w < WPP; w++)
+			if (*word(buf, 0, w) != pat(s, i, w)) {
+				if (bad < 5)
+					printf("file read: page %zu word %u: got %#llx, want %#llx\n",
+					       i, w,
+					       (unsigned long long)*word(buf, 0, w),
+					       (unsigned long long)pat(s, i, w));
+				bad++;
+				break;
+			}
+	}
+	free(buf);
+	if (bad)
+		printf("file read: %zu of %zu pages bad\n", bad, npages);
+	return bad;
+}
+
+static char *map_file(int fd, size_t len)
+{
+	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+
+	if (p == MAP_FAILED)
+		die("mmap file");
+	return p;
+}
+
+/*
+ * Round kinds: 0 child maps, writes, munmaps, exits; 1 child maps, writes,
+ * exits without munmap; 2 the parent maps first, the child inherits the
+ * mapping, writes and exits, the parent verifies through its mapping.
+ */
+static int do_file(const char *path, size_t len, long rounds)
+{
+	static const char *const names[] = {
+		"child unmaps", "child exits", "inherited mapping, child exits",
+	};
+	size_t npages = len / PAGE;
+	long r;
+	int bad = 0;
+
+	for (r = 0; r < rounds; r++) {
+		int k = r % 3, fd;
+		uint64_t s = 100 + r;
+		char *pm = NULL, *p;
+		size_t b = 0;
+		pid_t pid;
+
+		fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+		if (fd < 0)
+			die("open %s", path);
+		if (ftruncate(fd, len))
+			die("ftruncate");
+		if (k == 2)
+			pm = map_file(fd, len);
+		pid = xfork();
+		if (!pid) {
+			p = pm ? pm : map_file(fd, len);
+			fill(p, npages, s, 1, 0);
+			if (k == 0)
+				unmap(p, len);
+			_exit(0);
+		}
+		if (reap(pid, "file child"))
+			return 1;
+		b += scribble(len, 7);
+		if (pm)
+			b += check("file: parent's inherited mapping", pm,
+				   npages, s, 1, 0);
+		b += file_check_read(fd, npages, s);
+		p = map_file(fd, len);
+		b += check("file: new mapping", p, npages, s, 1, 0);
+		unmap(p, len);
+		if (pm)
+			unmap(pm, len);
+		/* From the disk (a no-op on tmpfs). */
+		if (fsync(fd))
+			die("fsync");
+		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+		b += scribble(len, 8);
+		b += file_check_read(fd, npages, s);
+		close(fd);
+		printf("file round %ld (%s): %s\n", r, names[k],
+		       b ? "CORRUPTED" : "ok");
+		fflush(stdout);
+		bad |= b != 0;
+	}
+	unlink(path);
+	return bad;
+}
+
+/* --- swap ------------------------------------------------------------- */
+
+static long swapcached_max;
+
+static void note_swapcache(void)
+{
+	long v = proc_kb("/proc/meminfo", "SwapCached:");
+
+	if (v > swapcached_max)
+		swapcached_max = v;
+}
+
+/* Check in chunks, sampling SwapCached while pages come back. */
+static size_t swap_check(const char *label, char *p, size_t npages, uint64_t s)
+{
+	size_t done, bad = 0, chunk = 1024;
+
+	for (done = 0; done < npages; done += chunk) {
+		size_t end = npages - done < chunk ? npages : done + chunk;
+
+		bad += check(label, p, end, s, 1, done);
+		note_swapcache();
+	}
+	return bad;
+}
+
+static int do_swap(size_t len, long rounds)
+{
+	size_t npages = len / PAGE;
+	char *p = map_anon(len, 0);
+	long r, vmswap;
+	int bad = 0;
+
+	fill(p, npages, 1, 1, 0);
+	vmswap = proc_kb("/proc/self/status", "VmSwap:");
+	printf("swap: %zu kB region, VmSwap %ld kB after filling\n",
+	       len >> 10, vmswap);
+	for (r = 0; r < rounds && !bad; r++) {
+		size_t b = 0;
+		pid_t pid;
+		char *q;
+
+		/* A child reads all (swap-in to the swap cache, shared with
+		 * our swap entries), writes every other page, exits. */
+		pid = xfork();
+		if (!pid) {
+			size_t cb = swap_check("swap child", p, npages, 1);
+
+			fill(p, npages, 2, 2, 0);
+			cb += check("swap child: own writes", p, npages, 2, 2, 0);
+			_exit(cb ? 1 : 0);
+		}
+		b += reap(pid, "swap child (read, write, exit)");
+		b += swap_check("swap parent after child exit", p, npages, 1);
+
+		/* Another mapping pushed out and unmapped half read back. */
+		q = map_anon(len / 2, 0);
+		fill(q, npages / 2, 3, 1, 0);
+		b += swap_check("swap second region", q, npages / 4, 3);
+		unmap(q, len / 2);
+		b += swap_check("swap parent after munmap", p, npages, 1);
+
+		/* A child reads half, then unmaps the region and exits. */
+		pid = xfork();
+		if (!pid) {
+			size_t cb = swap_check("swap child 2", p, npages / 2, 1);
+
+			unmap(p, len);
+			_exit(cb ? 1 : 0);
+		}
+		b += reap(pid, "swap child (read, munmap, exit)");
+		b += swap_check("swap parent after child munmap", p, npages, 1);
+		vmswap = proc_kb("/proc/self/status", "VmSwap:");
+		printf("swap round %ld: %s (VmSwap %ld kB, SwapCached max %ld kB)\n",
+		       r, b ? "CORRUPTED" : "ok", vmswap, swapcached_max);
+		fflush(stdout);
+		bad |= b != 0;
+	}
+	printf("swapcached_max_kb %ld\n", swapcached_max);
+	return bad;
+}
+
+/* --- thp -------------------------------------------------------------- */
+
+static int do_thp(size_t len)
+{
+	long before = proc_kb("/proc/meminfo", "AnonHugePages:"), after, self;
+	char *p = map_aligned(len);
+
+	touch(p, len);
+	after = proc_kb("/proc/meminfo", "AnonHugePages:");
+	self = proc_kb("/proc/self/smaps_rollup", "AnonHugePages:");
+	printf("thp: AnonHugePages (meminfo) %ld -> %ld kB, this process %ld kB\n",
+	       before, after, self);
+	fflush(stdout);
+	unmap(p, len);
+	return after > before && self > 0 ? 0 : 3;
+}
+
+/* --- herd ------------------------------------------------------------- */
+
+static int do_herd(long n, size_t len, int kill_them)
+{
+	int ready[2], go[2], bad = 0;
+	pid_t *pids = calloc(n, sizeof(*pids));
+	double t;
+	long i;
+
+	if (!pids)
+		die("calloc");
+	xpipe(ready);
+	xpipe(go);
+	for (i = 0; i < n; i++) {
+		pids[i] = xfork();
+		if (!pids[i]) {
+			close(ready[0]);
+			close(go[1]);
+			touch(map_anon(len, 0), len);
+			put(ready[1], 'r');
+			get(go[0]);	/* EOF: everyone goes */
+			_exit(0);
+		}
+	}
+	close(ready[1]);
+	close(go[0]);
+	for (i = 0; i < n; i++)
+		if (!get(ready[0]))
+			die("herd: a child died before it was ready");
+	t = now();
+	if (kill_them) {
+		for (i = 0; i < n; i++)
+			kill(pids[i], SIGKILL);
+	} else {
+		close(go[1]);
+	}
+	for (i = 0; i < n; i++) {
+		int st;
+
+		while (waitpid(pids[i], &st, 0) < 0)
+			if (errno != EINTR)
+				die("waitpid");
+		if (kill_them ? !(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL)
+			      : !(WIFEXITED(st) && WEXITSTATUS(st) == 0)) {
+			printf("herd child %ld: unexpected status %#x\n", i, st);
+			bad = 1;
+		}
+	}
+	printf("herd: %ld x %zu MiB %s in %.3f s\n", n, len >> 20,
+	       kill_them ? "killed" : "exited", now() - t);
+	free(pids);
+	return bad;
+}
+
+/* --- threads ---------------------------------------------------------- */
+
+/*
+ * Every checked word of a worker's page is 0 (zapped) or
+ * MAGIC | tid << 40 | page << 16 | (gen & 0xffff).
+ */
+#define TMAGIC 0x5a00000000000000ULL
+#define TMASK 0xff00000000000000ULL
+
+static char *t_region;
+static size_t t_npages, t_slice;
+static volatile int t_stop;
+static volatile long t_bad, t_zero_seen, t_checks, t_scribbles;
+
+static uint64_t tval(long tid, size_t page, uint64_t gen, unsigned int w)
+{
+	return TMAGIC | (uint64_t)tid << 40 | (uint64_t)page << 16 |
+	       ((gen * WPP + w) & 0xffff);
+}
+
+static void *t_worker(void *a)
+{
+	long tid = (long)a;
+	size_t first = tid * t_slice, end = first + t_slice, i;
+	uint64_t gen = 0;
+	unsigned int w;
+
+	while (!t_stop) {
+		long zeros = 0;
+
+		gen++;
+		for (i = first; i < end; i++)
+			for (w = 0; w < WPP; w++)
+				*(volatile uint64_t *)word(t_region, i, w) =
+					tval(tid, i, gen, w);
+		for (i = first; i < end; i++)
+			for (w = 0; w < WPP; w++) {
+				uint64_t v = *(volatile uint64_t *)word(t_region, i, w);
+
+				if (!v) {
+					zeros++;
+					continue;
+				}
+				if (v != tval(tid, i, gen, w)) {
+					if (__sync_fetch_and_add(&t_bad, 1) < 5)
+						printf("thread %ld page %zu word %u gen %llu: got %#llx, want %#llx or 0\n",
+						       tid, i, w,
+						       (unsigned long long)gen,
+						       (unsigned long long)v,
+						       (unsigned long long)tval(tid, i, gen, w));
+				}
+			}
+		__sync_fetch_and_add(&t_checks, 1);
+		if (zeros)
+			__sync_fetch_and_add(&t_zero_seen, 1);
+	}
+	return NULL;
+}
+
+/* Reads the whole region: any non-zero word must be a worker's value
+ * for exactly this page and word slot. */
+static void *t_reader(void *a)
+{
+	size_t i;
+	unsigned int w;
+
+	(void)a;
+	while (!t_stop)
+		for (i = 0; i < t_npages; i++)
+			for (w = 0; w < WPP; w++) {
+				uint64_t v = *(volatile uint64_t *)word(t_region, i, w);
+				long tid = i / t_slice;
+
+				if (!v)
+					continue;
+				if ((v & TMASK) != TMAGIC ||
+				    ((v >> 40) & 0xffff) != (uint64_t)tid ||
+				    ((v >> 16) & 0xffffff) != (i & 0xffffff) ||
+				    (v & 0xffff) % WPP != w) {
+					if (__sync_fetch_and_add(&t_bad, 1) < 5)
+						printf("reader: page %zu word %u: foreign value %#llx\n",
+						       i, w, (unsigned long long)v);
+				}
+			}
+	return NULL;
+}
+
+/* Reuses freed pages: a stale mapping writing into them shows here. */
+static void *t_scribbler(void *a)
+{
+	size_t len = (size_t)a;
+
+	while (!t_stop) {
+		if (scribble(len, 77 + t_scribbles))
+			__sync_fetch_and_add(&t_bad, 1);
+		__sync_fetch_and_add(&t_scribbles, 1);
+	}
+	return NULL;
+}
+
+static int do_threads(size_t len, long nthreads, long seconds)
+{
+	pthread_t th[66];
+	long i, zaps = 0, nth;
+	double end;
+
+	if (nthreads > 64)
+		die("at most 64 threads");
+	t_region = map_anon(len, 0);
+	t_npages = len / PAGE;
+	t_slice = t_npages / nthreads;
+	nth = 0;
+	for (i = 0; i < nthreads; i++)
+		if (pthread_create(&th[nth++], NULL, t_worker, (void *)i))
+			die("pthread_create");
+	if (pthread_create(&th[nth++], NULL, t_reader, NULL))
+		die("pthread_create");
+	if (pthread_create(&th[nth++], NULL, t_scribbler, (void *)(len / 4)))
+		die("pthread_create");
+	end = now() + seconds;
+	while (now() < end) {
+		if (madvise(t_region, len, MADV_DONTNEED))
+			die("madvise");
+		zaps++;
+		usleep(20000);
+	}
+	t_stop = 1;
+	for (i = 0; i < nth; i++)
+		pthread_join(th[i], NULL);
+	printf("threads: %ld zaps, %ld slice passes (%ld saw zapped pages), %ld scribbles, %ld bad\n",
+	       zaps, t_checks, t_zero_seen, t_scribbles, t_bad);
+	if (!t_zero_seen)
+		printf("threads: no worker ever saw a zapped page\n");
+	return t_bad || !t_zero_seen || zaps < 2;
+}
+
+/* --- oom -------------------------------------------------------------- */
+
+struct holder {
+	pid_t pid;
+	int go;			/* write end: closing it makes it populate */
+	int quit;		/* write end: closing it makes it exit */
+	int ready;		/* read end: one byte once populated */
+};
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+static void set_oom_score_adj(const char *v)
+{
+	int fd = open("/proc/self/oom_score_adj", O_WRONLY);
+
+	if (fd < 0 || write(fd, v, strlen(v)) < 0)
+		die("oom_score_adj");
+	close(fd);
+}
+
+/* Fork a holder that waits for "go", populates len, reports, waits. */
+static struct holder spawn_holder(size_t len)
+{
+	int go[2], quit[2], ready[2];
+	struct holder h;
+
+	xpipe(go);
+	xpipe(quit);
+	xpipe(ready);
+	h.pid = xfork();
+	if (!h.pid) {
+		int fd;
+
+		set_oom_score_adj("0");
+		/* Only its own pipe ends: a copy of another holder's "quit"
+		 * would keep that one from seeing EOF. */
+		for (fd = 3; fd < 1024; fd++)
+			if (fd != go[0] && fd != quit[0] && fd != ready[1])
+				close(fd);
+		get(go[0]);
+		touch(map_anon(len, 0), len);
+		put(ready[1], 'r');
+		get(quit[0]);
+		_exit(0);
+	}
+	close(go[0]);
+	close(quit[0]);
+	close(ready[1]);
+	h.go = go[1];
+	h.quit = quit[1];
+	h.ready = ready[0];
+	return h;
+}
+
+/* Let it populate; return 1 once it has, 0 if it died first. */
+static int start_holder(struct holder *h)
+{
+	close_fd(&h->go);
+	return get(h->ready);
+}
+
+/* Make it exit (if alive) and reap it; return 1 if SIGKILL ended it. */
+static int reap_holder(struct holder *h)
+{
+	int st;
+
+	close_fd(&h->go);
+	close_fd(&h->quit);
+	close_fd(&h->ready);
+	while (waitpid(h->pid, &st, 0) < 0)
+		if (errno != EINTR)
+			die("waitpid");
+	return WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL;
+}
+
+/* A populated holder, respawning (at most twice) one that got killed. */
+static struct holder new_holder(size_t len, long *killed, const char *what)
+{
+	int tries;
+
+	for (tries = 0; tries < 3; tries++) {
+		struct holder h = spawn_holder(len);
+
+		if (start_holder(&h))
+			return h;
+		*killed += reap_holder(&h);
+		printf("oom: %s died while populating\n", what);
+	}
+	errno = 0;
+	die("oom: %s could not populate %zu MiB three times", what, len >> 20);
+	exit(2);
+}
+
+static int do_oom(long n, size_t len, long rounds)
+{
+	struct holder *h = calloc(n, sizeof(*h));
+	long i, r, killed = 0;
+	double t = now();
+
+	if (!h)
+		die("calloc");
+	/* The OOM killer must pick a holder, never this process. */
+	set_oom_score_adj("-1000");
+	for (i = 0; i < n; i++)
+		h[i] = new_holder(len, &killed, "a first holder");
+	for (r = 0; r < rounds; r++) {
+		long k = r % n;
+		struct holder next = spawn_holder(len);
+
+		/* Holder k exits; as soon as waitpid says it is gone, the
+		 * replacement (already forked) populates as much. */
+		killed += reap_holder(&h[k]);
+		if (!start_holder(&next)) {
+			killed += reap_holder(&next);
+			printf("oom round %ld: the replacement was killed\n", r);
+			next = new_holder(len, &killed, "a replacement");
+		}
+		h[k] = next;
+	}
+	for (i = 0; i < n; i++)
+		killed += reap_holder(&h[i]);
+	printf("oom: %ld rounds of %ld x %zu MiB in %.2f s\n", rounds, n,
+	       len >> 20, now() - t);
+	printf("oom_killed %ld\n", killed);
+	free(h);
+	return 0;
+}
+
+/* --- main ------------------------------------------------------------- */
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: pftest munmap|forkexit|split MB N | cow MB ROUNDS | file PATH MB ROUNDS\n"
+		"       pftest swap MB ROUNDS | thp MB | herd N MB exit|kill\n"
+		"       pftest threads MB T SECONDS | oom HOLDERS MB ROUNDS | spin SECONDS\n");
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	const char *c;
+
+	if (argc < 3)
+		usage();
+	c = argv[1];
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	signal(SIGPIPE, SIG_IGN);
+	if (!strcmp(c, "munmap") && argc == 4)
+		return do_munmap(arg(argv, 2, 1) << 20, arg(argv, 3, 1));
+	if (!strcmp(c, "forkexit") && argc == 4)
+		return do_forkexit(arg(argv, 2, 1) << 20, arg(argv, 3, 1));
+	if (!strcmp(c, "split") && argc == 4)
+		return do_split(arg(argv, 2, 2) << 20, arg(argv, 3, 1));
+	if (!strcmp(c, "cow") && argc == 4)
+		return do_cow(arg(argv, 2, 1) << 20, arg(argv, 3, 1));
+	if (!strcmp(c, "file") && argc == 5)
+		return do_file(argv[2], arg(argv, 3, 1) << 20, arg(argv, 4, 1));
+	if (!strcmp(c, "swap") && argc == 4)
+		return do_swap(arg(argv, 2, 4) << 20, arg(argv, 3, 1));
+	if (!strcmp(c, "thp") && argc == 3)
+		return do_thp(arg(argv, 2, 2) << 20);
+	if (!strcmp(c, "herd") && argc == 5 &&
+	    (!strcmp(argv[4], "exit") || !strcmp(argv[4], "kill")))
+		return do_herd(arg(argv, 2, 1), arg(argv, 3, 1) << 20,
+			       !strcmp(argv[4], "kill"));
+	if (!strcmp(c, "threads") && argc == 5)
+		return do_threads(arg(argv, 2, 1) << 20, arg(argv, 3, 1),
+				  arg(argv, 4, 1));
+	if (!strcmp(c, "oom") && argc == 5)
+		return do_oom(arg(argv, 2, 1), arg(argv, 3, 1) << 20,
+			      arg(argv, 4, 1));
+	if (!strcmp(c, "spin") && argc == 3) {
+		double end = now() + arg(argv, 2, 1);
+		volatile unsigned long x = 0;
+
+		while (now() < end)
+			x++;
+		return 0;
+	}
+	usage();
+	return 2;
+}

@@ -1,0 +1,79 @@
+#!/bin/sh
+# The inline fallbacks.  idle_only: with a CPU hog on each CPU, a 64 MiB
+# munmap is freed inline as busy while idle_only=1, and handed to the
+# pool (offloaded or helped) once idle_only=0.  test_fail_alloc=1: every
+# work item allocation fails, so everything is freed inline as nomem and
+# nothing is offloaded, in sync and async mode; test_fail_alloc=3 mixes
+# both.  No leak either way.
+. /mmfree/lib.sh
+. /mmfree/tests/90-pagefree.lib
+
+mb=64
+pages=$((2 * mb * 256))		# two munmaps of $mb MiB
+ncpu=$(nproc)
+
+# --- idle_only -----------------------------------------------------------
+pf_load
+pf_run pftest munmap $mb 1
+c=0
+while [ $c -lt "$ncpu" ]; do
+	pf_bg taskset -c $c pftest spin 600
+	c=$((c + 1))
+done
+sleep 1
+for idle in 1 0; do
+	pf_knob idle_only $idle
+	pf_snap
+	pf_run pftest munmap $mb 2
+	pf_wait_inflight
+	pf_show "$ncpu hogs, idle_only=$idle"
+	busy=$(pf_delta inline_busy_pages)
+	pool=$(($(pf_delta offloaded_pages) + $(pf_delta helped_pages)))
+	if [ $idle = 1 ]; then
+		[ "$busy" -ge $((pages * 9 / 10)) ] ||
+			fail "idle_only=1 with busy CPUs: only $busy of $pages pages freed inline as busy"
+		[ "$pool" -lt 1024 ] ||
+			fail "idle_only=1 with busy CPUs: $pool pages went to the pool"
+	else
+		[ "$pool" -ge $((pages * 9 / 10)) ] ||
+			fail "idle_only=0: only $pool of $pages pages went to the pool"
+		[ "$busy" -lt 1024 ] ||
+			fail "idle_only=0: $busy pages still freed inline as busy"
+	fi
+done
+pf_bg_stop
+
+# --- test_fail_alloc -----------------------------------------------------
+[ -w "$PARAMS/test_fail_alloc" ] || fail "no writable $PARAMS/test_fail_alloc"
+for mode in sync async; do
+	pf_load pagefree_mode=$mode pagefree_idle_only=0
+	pf_run pftest munmap $mb 1
+	pf_baseline
+	for every in 1 3; do
+		echo $every >"$PARAMS/test_fail_alloc" || fail "test_fail_alloc = $every"
+		pf_snap
+		pf_run pftest munmap 32 5
+		pf_run pftest forkexit 32 5
+		pf_wait_inflight
+		pf_show "$mode, test_fail_alloc=$every"
+		nomem=$(pf_delta inline_nomem_pages)
+		off=$(pf_delta offloaded_pages)
+		help=$(pf_delta helped_pages)
+		expect=$((5 * (32 + 32) * 256))
+		if [ $every = 1 ]; then
+			[ "$off" = 0 ] && [ "$(pf_delta work_items)" = 0 ] ||
+				fail "$mode, every allocation failing: $off pages offloaded"
+			[ "$help" = 0 ] || fail "$mode, every allocation failing: $help pages helped"
+			[ "$nomem" -ge $((expect * 9 / 10)) ] ||
+				fail "$mode, every allocation failing: only $nomem of $expect pages inline as nomem"
+		else
+			[ "$nomem" -gt 0 ] ||
+				fail "$mode, every 3rd allocation failing: no page inline as nomem"
+			[ $((off + help)) -gt 0 ] ||
+				fail "$mode, every 3rd allocation failing: nothing went to the pool"
+		fi
+		pf_assert_no_leak "$mode, test_fail_alloc=$every"
+	done
+	echo 0 >"$PARAMS/test_fail_alloc"
+done
+unload
