@@ -13,7 +13,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 usage() { sed -n '5,10s/^# \?//p' "$0" >&2; exit 2; }
 
-kver='' module='' test='' demo=0 script=demo mem=3G smp=2 append='' timeout_s=900
+kver='' module='' test='' demo=0 script=demo mem=3G smp=2 append='' timeout_s=2400
 while (($#)); do
 	case "$1" in
 	--kernel) kver=${2:?}; shift 2 ;;
