@@ -14,7 +14,7 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-usage() { sed -n '7,12s/^# \?//p' "$0" >&2; exit 2; }
+usage() { sed -n '7,13s/^# \?//p' "$0" >&2; exit 2; }
 
 kernel=6.1 minutes=2 seconds='' mem='' timeout_s=''
 while (($#)); do
@@ -87,7 +87,7 @@ val() { awk -v k="$1" '$1 == "STRESS" && $2 == k { print $3; exit }' <<<"$guest"
 splats=$(tr -d '\r' <"$console" | grep -E '\[ *[0-9]+\.[0-9]+\] ' | grep -vE '^# ' | awk '
 	/invoked oom-killer:/ { oom = 300 }
 	oom > 0 { oom--; if (/Killed process|no killable processes/) oom = 0; next }
-	/Oops|WARNING:|BUG:|Kernel panic|general protection fault|possible recursive locking|circular locking|inconsistent lock state|suspicious RCU usage|INFO: task .* blocked|INFO: lockdep|UBSAN|KASAN|kmemleak: [0-9]+ new suspected|Call Trace|stack-protector|list_(add|del) corruption|sleeping function called from invalid context|Unable to handle kernel|scheduling while atomic|bad page state|Bad page/ { print }
+	/Oops|WARNING:|BUG:|Kernel panic|general protection fault|possible recursive locking|circular locking|inconsistent lock state|suspicious RCU usage|INFO: task .* blocked|INFO: lockdep|UBSAN|KASAN|kmemleak: [0-9]+ new suspected|Call Trace|stack-protector|list_(add|del) corruption|sleeping function called from invalid context|Unable to handle kernel|scheduling while atomic|bad page state|Bad page|detected stalls/ { print }
 	' || true)
 nsplat=$(grep -c . <<<"$splats" || true)
 
@@ -114,8 +114,9 @@ grep -q 'timed out after' "$vmlog" && reasons+=("timed out after ${timeout_s}s")
 		"$(val offloaded_pages) pages offloaded in $(val work_items) work items," \
 		"swap use up to $(val swap_peak_kb) kB," \
 		"$(val percpu_checks) percpu accounting checks;" \
-		"MemFree $(val memfree_delta_kb) kB lower than before, memory unaccounted" \
-		"for by /proc/meminfo $(val unaccounted_delta_kb) kB higher (pages leaked: above 16 MB)."
+		"change over the run: MemFree $(val memfree_change_kb) kB, memory that" \
+		"/proc/meminfo does not account for $(val unaccounted_change_kb) kB" \
+		"(pages leaked: the part above 16 MB)."
 	echo
 	if ((${#reasons[@]})); then
 		echo "**FAILED**:"

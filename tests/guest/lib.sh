@@ -51,16 +51,33 @@ knob_write() {
 	/usr/bin/printf '%s' "$2" 2>&1 >"$MMFREE/$1"
 }
 
-# Drop what the kernel can drop and drain the per-CPU page lists
-# (compaction does), so that readings differ by memory really held.
+# Drop what the kernel can drop, so that readings differ by memory
+# really held.  No compaction: under TCG it migrates the rootfs (tmpfs)
+# pages of every binary run so far, and the old pages, reused by the next
+# big allocation, still carry QEMU's translated code; stores into them go
+# through QEMU's self-modifying-code path, slowly enough for a big
+# allocation to trip the soft-lockup watchdog (seen on 6.12, with or
+# without mmfree).  Pages left on the per-CPU lists are counted by
+# free_kb instead of drained.
 settle() {
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
-	echo 1 >/proc/sys/vm/compact_memory
 }
 
 meminfo_kb() {	# field of /proc/meminfo, e.g. MemFree
 	awk -v f="$1:" '$1 == f { print $2 }' /proc/meminfo
+}
+
+# Free pages on the per-CPU lists (kB): not in MemFree, and 6.12 tunes
+# the lists' size up (to tens of MB) after heavy freeing on a CPU.
+pcp_kb() {
+	awk '$1 == "count:" { n += $2 } END { print n * 4 }' /proc/zoneinfo
+}
+
+# Free memory the way a leak check needs it: MemFree plus the per-CPU
+# lists, which MemFree does not count.
+free_kb() {
+	echo $(($(meminfo_kb MemFree) + $(pcp_kb)))
 }
 
 # Check that field $1 of /proc/meminfo has not grown (for a "free" field:

@@ -22,8 +22,10 @@
 # its recounts.  The last lines are a report table; "STRESS key value"
 # lines are the same numbers for scripts/stress.sh.
 #
-# Duration: $1 minutes, else mmfree_stress_minutes=N (or, for quick
-# trials, mmfree_stress_seconds=N) on the kernel command line; default 2.
+# Duration: $1 minutes, else STRESS_SECONDS=N in the environment (the
+# short run inside make check), else mmfree_stress_minutes=N (or, for
+# quick trials, mmfree_stress_seconds=N) on the kernel command line;
+# default 2.
 . /mmfree/lib.sh
 
 PF=$MMFREE/pagefree
@@ -37,6 +39,7 @@ STRESS_TOL_KB=${STRESS_TOL_KB:-16384}
 
 secs=
 [ -z "$1" ] || secs=$(($1 * 60))
+[ -n "$secs" ] || secs=$STRESS_SECONDS
 for arg in $(cat /proc/cmdline); do
 	case "$arg" in
 	mmfree_stress_minutes=*) [ -n "$secs" ] || secs=$((${arg#*=} * 60)) ;;
@@ -91,7 +94,7 @@ splat_lines() {
 	awk '
 	/invoked oom-killer:/ { oom = 300 }
 	oom > 0 { oom--; if (/Killed process|no killable processes/) oom = 0; next }
-	/Oops|WARNING:|BUG:|Kernel panic|general protection fault|possible recursive locking|circular locking|inconsistent lock state|suspicious RCU usage|INFO: task .* blocked|INFO: lockdep|UBSAN|KASAN|kmemleak: [0-9]+ new suspected|Call Trace|stack-protector|list_(add|del) corruption|sleeping function called from invalid context|Unable to handle kernel|scheduling while atomic|bad page state|Bad page/ { print }
+	/Oops|WARNING:|BUG:|Kernel panic|general protection fault|possible recursive locking|circular locking|inconsistent lock state|suspicious RCU usage|INFO: task .* blocked|INFO: lockdep|UBSAN|KASAN|kmemleak: [0-9]+ new suspected|Call Trace|stack-protector|list_(add|del) corruption|sleeping function called from invalid context|Unable to handle kernel|scheduling while atomic|bad page state|Bad page|detected stalls/ { print }
 	'
 }
 
@@ -112,11 +115,12 @@ trap cleanup EXIT
 # MemFree, this ignores slab growth (KASAN's quarantine, kmemleak's and
 # lockdep's metadata, cgroups dying in the background), page tables etc.
 mem_other_kb() {
-	awk '{ v[$1] = $2 }
+	awk -v pcp="$(pcp_kb)" '{ v[$1] = $2 }
 	END { print v["MemTotal:"] - v["MemFree:"] - v["Buffers:"] - v["Cached:"] \
 		- v["SwapCached:"] - v["AnonPages:"] - v["Slab:"] - v["KernelStack:"] \
 		- v["PageTables:"] - v["SecPageTables:"] - v["Percpu:"] \
-		- v["VmallocUsed:"] - v["HugePages_Total:"] * v["Hugepagesize:"] }' /proc/meminfo
+		- v["VmallocUsed:"] - v["HugePages_Total:"] * v["Hugepagesize:"] \
+		- pcp }' /proc/meminfo
 }
 
 BG=
@@ -143,10 +147,10 @@ settle
 sleep 1
 settle
 cp /proc/meminfo $W/meminfo0
-free0=$(meminfo_kb MemFree)
+free0=$(free_kb)
 other0=$(mem_other_kb)
 dmesg -C
-note "baseline: MemFree $free0 kB, unaccounted $other0 kB"
+note "baseline: free (MemFree + per-CPU lists) $free0 kB, unaccounted $other0 kB"
 
 # Swap: zram, a third of RAM.
 modprobe zram num_devices=1 || fail "modprobe zram"
@@ -447,16 +451,16 @@ modprobe -r zram || err "modprobe -r zram"
 settle
 sleep 2
 settle
-free1=$(meminfo_kb MemFree)
+free1=$(free_kb)
 other1=$(mem_other_kb)
-lost_kb=$((free0 - free1))
+free_change=$((free1 - free0))
 other_kb=$((other1 - other0))
 leaked_pages=0
 if [ $other_kb -gt $STRESS_TOL_KB ]; then
 	leaked_pages=$((other_kb / 4))
 	err "$other_kb kB more memory unaccounted for than before (tolerance $STRESS_TOL_KB kB)"
 fi
-note "MemFree $free0 -> $free1 kB ($lost_kb kB less), unaccounted $other0 -> $other1 kB;" \
+note "free (MemFree + per-CPU lists) $free0 -> $free1 kB ($free_change kB), unaccounted $other0 -> $other1 kB;" \
 	"$(grep nr_dying_descendants /sys/fs/cgroup/cgroup.stat)"
 echo "meminfo fields that moved by 1 MB or more (kB):"
 awk 'NR == FNR { a[$1] = $2; next }
@@ -524,8 +528,8 @@ mins=$(awk -v s="$secs" 'BEGIN { printf "%.1f", s / 60 }')
 	echo "STRESS percpu_checks $pcpu_checks"
 	echo "STRESS splats $splats"
 	echo "STRESS kmemleak $leaks"
-	echo "STRESS memfree_delta_kb $lost_kb"
-	echo "STRESS unaccounted_delta_kb $other_kb"
+	echo "STRESS memfree_change_kb $free_change"
+	echo "STRESS unaccounted_change_kb $other_kb"
 	echo "STRESS pages_leaked $leaked_pages"
 	echo "STRESS errors $errors"
 } | tee $W/report
