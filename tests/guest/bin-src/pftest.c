@@ -30,8 +30,9 @@
  *                                  region and a scribbler reuses freed pages
  *   pftest oom HOLDERS MB ROUNDS   run in a memcg: HOLDERS children hold MB;
  *                                  each round one exits and a waiting
- *                                  replacement at once populates MB; prints
- *                                  how many children were killed
+ *                                  replacement at once populates MB
+ *                                  (MAP_POPULATE); prints how many children
+ *                                  were killed
  *   pftest spin SECONDS            burn CPU
  */
 #define _GNU_SOURCE
@@ -899,7 +900,7 @@ static struct holder spawn_holder(size_t len)
 			if (fd != go[0] && fd != quit[0] && fd != ready[1])
 				close(fd);
 		get(go[0]);
-		touch(map_anon(len, 0), len);
+		map_anon(len, 1);	/* MAP_POPULATE: as fast as it gets */
 		put(ready[1], 'r');
 		get(quit[0]);
 		_exit(0);
