@@ -12,7 +12,7 @@
 # the last stdout line.  Cached: nothing is done when that kernel exists
 # and the source version, this script's config step and the fragment are
 # unchanged.  The compile runs under "nice -n 19" (the host runs
-# timing-sensitive VMs); about 1-2 hours on 2 cores.
+# timing-sensitive VMs): about an hour on 2 busy cores.
 #
 # Usage: scripts/debug-kernel.sh [--force] [--print-kver]
 # Env: MMFREE_DEBUG_JOBS (default 2).
@@ -29,7 +29,7 @@ while (($#)); do
 	case "$1" in
 	--force) force=1; shift ;;
 	--print-kver) print_only=1; shift ;;
-	-h | --help) sed -n '2,18s/^# \?//p' "$0" >&2; exit 2 ;;
+	-h | --help) sed -n '3,18s/^# \?//p' "$0" >&2; exit 2 ;;
 	*) echo "debug-kernel.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
 done
