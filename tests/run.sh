@@ -7,7 +7,8 @@
 # Usage: tests/run.sh [--kernel 6.1|6.12|KVER] [--test NAME] [vm.sh options]
 # Env: MMFREE_BUILD_MODULE = command run as "CMD KVER" that builds the module
 #      and prints its path on its last stdout line (default
-#      scripts/build-module.sh); MMFREE_KERNELS overrides the kernel list.
+#      scripts/build-module.sh); MMFREE_KERNELS overrides the kernel list;
+#      MMFREE_VM_JOBS = guests booted at once (default: host CPUs).
 # Last line of output: "N passed, N failed" over all kernels; exit status 0
 # only if nothing failed.
 set -euo pipefail
@@ -15,13 +16,13 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${MMFREE_BUILD_MODULE:-$root/scripts/build-module.sh}
 
-kernel='' vmargs=() host=1
+kernel='' vmargs=() host=1 demo=0
 while (($#)); do
 	case "$1" in
 	--kernel) kernel=${2:?}; shift 2 ;;
 	--test) vmargs+=("$1" "${2?}"); host=0; shift 2 ;;
 	--mem | --smp | --append | --timeout) vmargs+=("$1" "${2?}"); shift 2 ;;
-	--demo) vmargs+=("$1"); host=0; shift ;;
+	--demo) vmargs+=("$1"); host=0; demo=1; shift ;;
 	-h | --help) sed -n '5,10s/^# \?//p' "$0" >&2; exit 2 ;;
 	*) echo "run.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
@@ -59,7 +60,18 @@ if ! make -s -C "$root" MMFREECTL=build/guest-bin/mmfreectl mmfreectl >&2; then
 fi
 "$root/scripts/guest-bin.sh" "$guest_bin" || { lines+=("guest test programs build: 0 passed, 1 failed"); total_fail=$((total_fail + 1)); }
 
+# Build every kernel's module first (DKMS runs one at a time), then boot
+# the guests side by side: single-threaded TCG keeps one host CPU busy per
+# guest, so on 2 or more CPUs both kernels take about as long as one.
+# MMFREE_VM_JOBS=1 runs them one after another.
+jobs=${MMFREE_VM_JOBS:-$(nproc)}
+((!demo)) || jobs=1	# a demo is watched: one console at a time
+[[ $jobs =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: MMFREE_VM_JOBS must be a positive number" >&2; exit 2; }
+results=$(mktemp -d)
+trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$results"' EXIT
+i=0 running=0
 for k in $kernels; do
+	i=$((i + 1))
 	echo "run.sh: === $k ===" >&2
 	# The build's last stdout line is the module path; show the rest.
 	if out=$("$build" "$k"); then
@@ -71,15 +83,35 @@ for k in $kernels; do
 	fi
 	if [[ -z $module || ! -f $module ]]; then
 		echo "run.sh: building the module for $k failed" >&2
-		line="$k: 0 passed, 1 failed (module build failed)"
-	else
-		((!host)) || host_pass=$((host_pass + 1))
-		# vm.sh's last stdout line is its summary; its exit status is
-		# implied by the counts, so a non-zero one is not an error here.
-		line=$("$root/tests/vm.sh" --kernel "$k" --module "$module" "${vmargs[@]}" | tail -n 1) || true
-		[[ $line =~ ^"$k: "[0-9]+" passed, "[0-9]+" failed" ]] ||
-			line="$k: 0 passed, 1 failed (vm.sh gave no result)"
+		echo "$k: 0 passed, 1 failed (module build failed)" >"$results/$i"
+		continue
 	fi
+	((!host)) || host_pass=$((host_pass + 1))
+	if ((running >= jobs)); then
+		wait -n || true
+		running=$((running - 1))
+	fi
+	# vm.sh's last stdout line is its summary; its exit status is implied
+	# by the counts.  Its progress goes to stderr, each line marked with
+	# the kernel when guests run side by side.
+	(
+		if ((jobs > 1)); then
+			"$root/tests/vm.sh" --kernel "$k" --module "$module" "${vmargs[@]}" \
+				2> >(sed -u "s/^/[$k] /" >&2)
+		else
+			"$root/tests/vm.sh" --kernel "$k" --module "$module" "${vmargs[@]}"
+		fi | tail -n 1 >"$results/$i"
+	) &
+	running=$((running + 1))
+done
+wait || true
+
+i=0
+for k in $kernels; do
+	i=$((i + 1))
+	line=$(cat "$results/$i" 2>/dev/null || true)
+	[[ $line =~ ^"$k: "[0-9]+" passed, "[0-9]+" failed" ]] ||
+		line="$k: 0 passed, 1 failed (vm.sh gave no result)"
 	lines+=("$line")
 	[[ $line =~ ([0-9]+)" passed, "([0-9]+)" failed" ]]
 	total_pass=$((total_pass + BASH_REMATCH[1]))

@@ -33,6 +33,7 @@ while read -r t; do
 	i=$((i + 1))
 	n=$(name_of "$t")
 	echo "# $n: start"
+	t0=$(date +%s)
 	# The test's output streams as diagnostics; its status comes back
 	# through a file because a pipeline only reports the last command's.
 	{
@@ -44,6 +45,7 @@ while read -r t; do
 		echo $? >"$work/rc"
 	} | tee "$work/out" | sed -u 's/^/# /'
 	rc=$(cat "$work/rc")
+	echo "# $n: $(($(date +%s) - t0)) s"
 	case "$rc" in
 	0) echo "ok $i $n" ;;
 	77) echo "ok $i $n # SKIP $(tail -n 1 "$work/out")" ;;

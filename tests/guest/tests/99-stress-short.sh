@@ -1,0 +1,13 @@
+#!/bin/sh
+# The short version of make stress (tests/guest/stress.sh) inside make
+# check: stress-ng memory stressors in a swapping memory cgroup while the
+# controller toggles every knob, switches modes, writes percpu/reclaim,
+# reloads the module and injects allocation failures, plus OOM storms;
+# afterwards no splat, no memory unaccounted for, nothing in flight and
+# percpu accounting equal to its recount (the script's own checks; its
+# report table is printed).  STRESS_SECONDS overrides the 60 s.
+. /mmfree/lib.sh
+
+unload
+STRESS_SECONDS=${STRESS_SECONDS:-60} sh /mmfree/stress.sh ||
+	fail "stress run failed (see its errors above)"
