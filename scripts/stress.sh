@@ -82,13 +82,9 @@ val() { awk -v k="$1" '$1 == "STRESS" && $2 == k { print $3; exit }' <<<"$guest"
 
 # Splats on the console (kernel lines only: timestamped, not the KTAP
 # copy).  OOM reports carry a Call Trace by design and are skipped; the
-# kmemleak banner at boot is not a report.  Keep in sync with
-# tests/guest/stress.sh.
-splats=$(tr -d '\r' <"$console" | grep -E '\[ *[0-9]+\.[0-9]+\] ' | grep -vE '^# ' | awk '
-	/invoked oom-killer:/ { oom = 300 }
-	oom > 0 { oom--; if (/Killed process|no killable processes/) oom = 0; next }
-	/Oops|WARNING:|BUG:|Kernel panic|general protection fault|possible recursive locking|circular locking|inconsistent lock state|suspicious RCU usage|INFO: task .* blocked|INFO: lockdep|UBSAN|KASAN|kmemleak: [0-9]+ new suspected|Call Trace|stack-protector|list_(add|del) corruption|sleeping function called from invalid context|Unable to handle kernel|scheduling while atomic|bad page state|Bad page|detected stalls/ { print }
-	' || true)
+# kmemleak banner at boot is not a report (tests/guest/splat.awk).
+splats=$(tr -d '\r' <"$console" | grep -E '\[ *[0-9]+\.[0-9]+\] ' | grep -vE '^# ' |
+	awk -f "$top/tests/guest/splat.awk" || true)
 nsplat=$(grep -c . <<<"$splats" || true)
 
 reasons=()

@@ -60,19 +60,21 @@ if ! make -s -C "$root" MMFREECTL=build/guest-bin/mmfreectl mmfreectl >&2; then
 fi
 "$root/scripts/guest-bin.sh" "$guest_bin" || { lines+=("guest test programs build: 0 passed, 1 failed"); total_fail=$((total_fail + 1)); }
 
-# Build every kernel's module first (DKMS runs one at a time), then boot
-# the guests side by side: single-threaded TCG keeps one host CPU busy per
-# guest, so on 2 or more CPUs both kernels take about as long as one.
-# MMFREE_VM_JOBS=1 runs them one after another.
+# Build every kernel's module first, then boot the guests side by side:
+# single-threaded TCG keeps one host CPU busy per guest, so on 2 or more
+# CPUs both kernels take about as long as one.  MMFREE_VM_JOBS=1 runs
+# them one after another.  Each built module is copied aside: the next
+# DKMS install (scripts/dkms.sh) removes the previous kernel's.
 jobs=${MMFREE_VM_JOBS:-$(nproc)}
 ((!demo)) || jobs=1	# a demo is watched: one console at a time
 [[ $jobs =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: MMFREE_VM_JOBS must be a positive number" >&2; exit 2; }
 results=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$results"' EXIT
-i=0 running=0
+i=0
 for k in $kernels; do
 	i=$((i + 1))
-	echo "run.sh: === $k ===" >&2
+	mkdir "$results/$i"
+	echo "run.sh: === $k: module ===" >&2
 	# The build's last stdout line is the module path; show the rest.
 	if out=$("$build" "$k"); then
 		module=$(tail -n 1 <<<"$out")
@@ -83,14 +85,23 @@ for k in $kernels; do
 	fi
 	if [[ -z $module || ! -f $module ]]; then
 		echo "run.sh: building the module for $k failed" >&2
-		echo "$k: 0 passed, 1 failed (module build failed)" >"$results/$i"
+		echo "$k: 0 passed, 1 failed (module build failed)" >"$results/$i/summary"
 		continue
 	fi
 	((!host)) || host_pass=$((host_pass + 1))
+	cp "$module" "$results/$i/"
+done
+
+i=0 running=0
+for k in $kernels; do
+	i=$((i + 1))
+	module=$(find "$results/$i" -name 'mmfree.ko*' | head -n 1)
+	[[ -n $module ]] || continue
 	if ((running >= jobs)); then
 		wait -n || true
 		running=$((running - 1))
 	fi
+	echo "run.sh: === $k: guest ===" >&2
 	# vm.sh's last stdout line is its summary; its exit status is implied
 	# by the counts.  Its progress goes to stderr, each line marked with
 	# the kernel when guests run side by side.
@@ -100,7 +111,7 @@ for k in $kernels; do
 				2> >(sed -u "s/^/[$k] /" >&2)
 		else
 			"$root/tests/vm.sh" --kernel "$k" --module "$module" "${vmargs[@]}"
-		fi | tail -n 1 >"$results/$i"
+		fi | tail -n 1 >"$results/$i/summary"
 	) &
 	running=$((running + 1))
 done
@@ -109,7 +120,7 @@ wait || true
 i=0
 for k in $kernels; do
 	i=$((i + 1))
-	line=$(cat "$results/$i" 2>/dev/null || true)
+	line=$(cat "$results/$i/summary" 2>/dev/null || true)
 	[[ $line =~ ^"$k: "[0-9]+" passed, "[0-9]+" failed" ]] ||
 		line="$k: 0 passed, 1 failed (vm.sh gave no result)"
 	lines+=("$line")

@@ -178,11 +178,10 @@ passed=$(grep -E '^ok [0-9]+' "$work/ktap" | grep -cviE '^[^#]*#[[:space:]]*skip
 skipped=$(grep -E '^(not )?ok [0-9]+' "$work/ktap" | grep -ciE '^[^#]*#[[:space:]]*skip' || true)
 failed=$(grep -E '^not ok [0-9]+' "$work/ktap" | grep -cviE '^[^#]*#[[:space:]]*skip' || true)
 
-# Kernel splats: only timestamped kernel lines count, not test output
-# ("# " lines replaying dmesg are skipped).
-splat_re='Oops|WARNING:|BUG:|Kernel panic|general protection fault|possible recursive locking|circular locking|INFO: task .* blocked|lockdep|UBSAN|KASAN|kmemleak|Call Trace'
+# Kernel splats (tests/guest/splat.awk): only timestamped kernel lines
+# count, not test output ("# " lines replaying dmesg are skipped).
 splats=$(tr -d '\r' <"$console" | grep -E '\[ *[0-9]+\.[0-9]+\] ' |
-	grep -vE '^# \[ *[0-9]+\.[0-9]+\]' | grep -E "$splat_re" || true)
+	grep -vE '^# \[ *[0-9]+\.[0-9]+\]' | awk -f "$root/tests/guest/splat.awk" || true)
 
 # A timeout, crash, splat or missing plan counts as one failure, on top of
 # any planned tests that never reported.

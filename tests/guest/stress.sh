@@ -87,15 +87,9 @@ note "$(uname -r), $(nproc) CPUs, MemTotal $memtotal kB, $secs s of stress;" \
 
 # --- splats --------------------------------------------------------------
 
-# Kernel log lines that are splats, one per line.  OOM reports (from
-# "invoked oom-killer" to "Killed process", 300 lines at most) carry a
-# Call Trace by design: skipped.  Keep in sync with scripts/stress.sh.
+# Kernel log lines that are splats, one per line (OOM reports skipped).
 splat_lines() {
-	awk '
-	/invoked oom-killer:/ { oom = 300 }
-	oom > 0 { oom--; if (/Killed process|no killable processes/) oom = 0; next }
-	/Oops|WARNING:|BUG:|Kernel panic|general protection fault|possible recursive locking|circular locking|inconsistent lock state|suspicious RCU usage|INFO: task .* blocked|INFO: lockdep|UBSAN|KASAN|kmemleak: [0-9]+ new suspected|Call Trace|stack-protector|list_(add|del) corruption|sleeping function called from invalid context|Unable to handle kernel|scheduling while atomic|bad page state|Bad page|detected stalls/ { print }
-	'
+	awk -f /mmfree/splat.awk
 }
 
 # --- setup ------------------------------------------------------------------
