@@ -206,21 +206,28 @@ END {
 	# 4. Workers.
 	sw = info["sweep"]
 	if (haspf) {
-		print "### pagefree/workers, sync, munmap of " sw " MiB"
+		print "### pagefree/workers, munmap of " sw " MiB"
 		print ""
-		print "| workers | sync | stock/sync | offloaded pages/rep | helped pages/rep | work items/rep |"
-		print "|---|---|---|---|---|---|"
+		print "Sync: the munmap returns when every page is free. Async: it returns" \
+			" after the zap; workers that compete with the zapping task for its" \
+			" CPU show here."
+		print ""
+		print "| workers | sync | stock/sync | offloaded pages/rep | helped pages/rep | work items/rep | async | stock/async |"
+		print "|---|---|---|---|---|---|---|---|"
 		a = med("munmap" SUBSEP "stock" SUBSEP sw)
 		if (a != "")
-			printf "| stock | %s | 1.00x | – | – | – |\n", cell("munmap" SUBSEP "stock" SUBSEP sw)
+			printf "| stock | %s | 1.00x | – | – | – | %s | 1.00x |\n", \
+				cell("munmap" SUBSEP "stock" SUBSEP sw), cell("munmap" SUBSEP "stock" SUBSEP sw)
 		for (w = 1; w <= 512; w++) {
 			k = "sweep" SUBSEP "w" w SUBSEP sw
-			if (!n[k])
+			ka = "sweep" SUBSEP "aw" w SUBSEP sw
+			if (!n[k] && !n[ka])
 				continue
-			printf "| %d | %s | %s | %s | %s | %s |\n", w, cell(k), ratio(a, med(k)), \
+			printf "| %d | %s | %s | %s | %s | %s | %s | %s |\n", w, cell(k), ratio(a, med(k)), \
 				num(st("w" w, "sweep", sw, "offloaded_pages"), 1, "%.0f"), \
 				num(st("w" w, "sweep", sw, "helped_pages"), 1, "%.0f"), \
-				num(st("w" w, "sweep", sw, "work_items"), 1, "%.0f")
+				num(st("w" w, "sweep", sw, "work_items"), 1, "%.0f"), \
+				cell(ka), ratio(a, med(ka))
 		}
 		print ""
 

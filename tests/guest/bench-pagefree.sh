@@ -9,7 +9,7 @@
 #   - the stock split between zap and free: time inside
 #     free_pages_and_swap_cache, measured with function_graph in a separate
 #     traced run (tracing is off during every other timed run);
-#   - a sweep of pagefree/workers in sync mode;
+#   - a sweep of pagefree/workers in sync and in async mode;
 #   - small-op overhead: N x (mmap, touch, munmap) of a few KiB, and N x
 #     fork/exit of a small process, on one CPU;
 #   - munmap with both CPUs busy (two CPU hogs): stock against sync with
@@ -243,15 +243,22 @@ mode() {
 	knob_write pagefree/mode "$1" || fail "pagefree/mode $1"
 }
 
+# Workers in sync mode (config wN), then in async mode (awN): in async
+# mode the munmap returns after the zap, so its time shows whether workers
+# compete with the zapping task for its own CPU.
 sweep_series() {
-	local w w0
-	echo "== sync: workers $WORKERS, munmap of $SWEEP_MB MiB"
-	mode sync
+	local w w0 m
 	w0=$(knob pagefree/workers)
-	for w in $WORKERS; do
-		knob_write pagefree/workers "$w" || fail "pagefree/workers $w"
-		series "w$w" sweep "$SWEEP_MB" "$REPS" pfbench munmap "$SWEEP_MB" 1
+	for m in sync async; do
+		echo "== $m: workers $WORKERS, munmap of $SWEEP_MB MiB"
+		mode $m
+		for w in $WORKERS; do
+			knob_write pagefree/workers "$w" || fail "pagefree/workers $w"
+			series "$([ $m = sync ] || echo a)w$w" sweep "$SWEEP_MB" "$REPS" \
+				pfbench munmap "$SWEEP_MB" 1
+		done
 	done
+	mode sync
 	knob_write pagefree/workers "$w0" || fail "pagefree/workers $w0"
 }
 
