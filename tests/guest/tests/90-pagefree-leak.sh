@@ -27,8 +27,7 @@ for mode in sync async; do
 	pf_show "$mode"
 	off=$(pf_delta offloaded_pages)
 	total=$(pf_delta_total)
-	[ "$off" -gt 0 ] || fail "$mode: offloaded_pages did not grow: the pool never ran"
-	[ "$(pf_delta work_items)" -gt 0 ] || fail "$mode: no work item queued"
+	pf_assert_pooled "$mode"
 	[ "$total" -ge "$expect" ] ||
 		fail "$mode: statistics account for $total pages, the test freed at least $expect"
 	if [ "$mode" = async ]; then

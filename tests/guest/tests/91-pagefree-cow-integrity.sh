@@ -20,7 +20,6 @@ for pass in sync async async-small; do
 	pf_run pftest cow 16 "$rounds"
 	pf_wait_inflight
 	pf_show "$pass"
-	[ "$(pf_delta offloaded_pages)" -gt 0 ] ||
-		fail "$pass: offloaded_pages did not grow"
+	pf_assert_pooled "$pass"
 done
 unload

@@ -28,8 +28,7 @@ for mode in sync async; do
 		pf_run pftest file "$d/pf-shared.dat" 16 "$rounds"
 		pf_wait_inflight
 		pf_show "$mode on $d"
-		[ "$(pf_delta offloaded_pages)" -gt 0 ] ||
-			fail "$mode on $d: offloaded_pages did not grow"
+		pf_assert_pooled "$mode on $d"
 	done
 done
 unload
