@@ -5,7 +5,8 @@
  *
  * Workers are an unbound workqueue: the scheduler runs them on whichever
  * CPUs are idle, max_active caps how many free at once (pagefree/workers,
- * as the 2017 patch's max_active did), and queue_work_node() keeps an item
+ * as the 2017 patch's max_active did, and at most the other online CPUs:
+ * see mmfree_pool_set_workers()), and queue_work_node() keeps an item
  * on the node of its pages, so that a worker frees into its own node's
  * zones and contends only on their locks.  WQ_MEM_RECLAIM gives the queue
  * a rescuer thread: freeing is how memory comes back, so it must make
@@ -23,6 +24,7 @@
 
 #include <linux/atomic.h>
 #include <linux/completion.h>
+#include <linux/cpumask.h>
 #include <linux/kernel.h>
 #include <linux/ktime.h>
 #include <linux/list.h>
@@ -186,9 +188,20 @@ long mmfree_pool_inflight_pages(void)
 	return atomic_long_read(&mmfree_pool_inflight);
 }
 
+/*
+ * At most @workers items free at once, and never more than the other
+ * online CPUs: the gathering task keeps its own CPU busy zapping, so a
+ * worker beyond that count can only take time from it (measured under
+ * TCG with 2 CPUs: an async 1 GiB munmap took twice as long with 4
+ * workers as with 1).  How deep a sync task's queue may grow before it
+ * helps still scales with @workers (mmfree_offload_refused()).  CPUs
+ * brought online later count from the next knob write.
+ */
 void mmfree_pool_set_workers(unsigned int workers)
 {
-	workqueue_set_max_active(mmfree_pool_wq, workers);
+	unsigned int others = max(num_online_cpus(), 2U) - 1;
+
+	workqueue_set_max_active(mmfree_pool_wq, min(workers, others));
 }
 
 /* Wait until every item queued so far has been freed. */
@@ -203,12 +216,12 @@ int mmfree_pool_init(void)
 	if (!mmfree_item_cache)
 		return -ENOMEM;
 	mmfree_pool_wq = alloc_workqueue("mmfree_free",
-					 WQ_UNBOUND | WQ_MEM_RECLAIM,
-					 mmfree_knob(MMFREE_KNOB_PAGEFREE_WORKERS));
+					 WQ_UNBOUND | WQ_MEM_RECLAIM, 1);
 	if (!mmfree_pool_wq) {
 		kmem_cache_destroy(mmfree_item_cache);
 		return -ENOMEM;
 	}
+	mmfree_pool_set_workers(mmfree_knob(MMFREE_KNOB_PAGEFREE_WORKERS));
 	return 0;
 }
 

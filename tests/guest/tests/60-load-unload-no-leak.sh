@@ -1,9 +1,9 @@
 #!/bin/sh
-# 50 load/unload cycles leave free memory where it was, and no splat
+# 30 load/unload cycles leave free memory where it was, and no splat
 # (the host fails the run on any oops, WARN or BUG in the console).
 . /mmfree/lib.sh
 
-cycles=50
+cycles=30
 
 unload
 load && unload		# the first load warms caches that stay
@@ -28,7 +28,7 @@ assert_kb_near SUnreclaim "$slab" 512
 assert_kb_near Percpu "$percpu" 0
 # Page allocations show only in free memory (MemFree plus the per-CPU
 # lists), which moves by up to ~10 MB between readings in this VM
-# (measured); a leak of 330 kB or more per cycle still exceeds this.
+# (measured); a leak of 550 kB or more per cycle still exceeds this.
 now=$(free_kb)
 echo "free (MemFree + per-CPU lists): $free kB -> $now kB"
 [ $((free - now)) -le 16384 ] || fail "free memory off by $((free - now)) kB (tolerance 16384 kB)"
