@@ -65,9 +65,9 @@ fi
 # CPUs both kernels take about as long as one.  MMFREE_VM_JOBS=1 runs
 # them one after another.  Each built module is copied aside: the next
 # DKMS install (scripts/dkms.sh) removes the previous kernel's.
-jobs=${MMFREE_VM_JOBS:-$(nproc)}
-((!demo)) || jobs=1	# a demo is watched: one console at a time
-[[ $jobs =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: MMFREE_VM_JOBS must be a positive number" >&2; exit 2; }
+vm_jobs=${MMFREE_VM_JOBS:-$(nproc)}
+((!demo)) || vm_jobs=1	# a demo is watched: one console at a time
+[[ $vm_jobs =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: MMFREE_VM_JOBS must be a positive number" >&2; exit 2; }
 results=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$results"' EXIT
 i=0
@@ -97,7 +97,7 @@ for k in $kernels; do
 	i=$((i + 1))
 	module=$(find "$results/$i" -name 'mmfree.ko*' | head -n 1)
 	[[ -n $module ]] || continue
-	if ((running >= jobs)); then
+	if ((running >= vm_jobs)); then
 		wait -n || true
 		running=$((running - 1))
 	fi
@@ -106,7 +106,7 @@ for k in $kernels; do
 	# by the counts.  Its progress goes to stderr, each line marked with
 	# the kernel when guests run side by side.
 	(
-		if ((jobs > 1)); then
+		if ((vm_jobs > 1)); then
 			"$root/tests/vm.sh" --kernel "$k" --module "$module" "${vmargs[@]}" \
 				2> >(sed -u "s/^/[$k] /" >&2)
 		else
