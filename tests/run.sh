@@ -28,6 +28,12 @@ while (($#)); do
 	esac
 done
 
+# Guests booted at once (see the module builds below), checked before
+# anything runs.
+vm_jobs=${MMFREE_VM_JOBS:-$(nproc)}
+((!demo)) || vm_jobs=1	# a demo is watched: one console at a time
+[[ $vm_jobs =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: MMFREE_VM_JOBS must be a positive number" >&2; exit 2; }
+
 case "$kernel" in
 '' | 6.1 | 6.12) kernels=$("$root/scripts/kernels.sh" ${kernel:+"$kernel"}) ;;
 *) kernels=$kernel ;;
@@ -65,9 +71,6 @@ fi
 # CPUs both kernels take about as long as one.  MMFREE_VM_JOBS=1 runs
 # them one after another.  Each built module is copied aside: the next
 # DKMS install (scripts/dkms.sh) removes the previous kernel's.
-vm_jobs=${MMFREE_VM_JOBS:-$(nproc)}
-((!demo)) || vm_jobs=1	# a demo is watched: one console at a time
-[[ $vm_jobs =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: MMFREE_VM_JOBS must be a positive number" >&2; exit 2; }
 results=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$results"' EXIT
 i=0
