@@ -12,8 +12,9 @@
 #   - a sweep of pagefree/workers in sync and in async mode;
 #   - small-op overhead: N x (mmap, touch, munmap) of a few KiB, and N x
 #     fork/exit of a small process, on one CPU;
-#   - munmap with both CPUs busy (two CPU hogs): stock against sync with
-#     idle_only=1.
+#   - munmap with both CPUs busy (two CPU hogs): stock (pagefree
+#     disabled) and sync with idle_only=1 alternating, in wall time and
+#     in the munmap's own CPU time.
 #
 # Every timed repetition is one line "PF test config size rep seconds";
 # "PFSTAT config test size stat delta" gives mmfree's statistics over a
@@ -126,7 +127,10 @@ series() {	# config test size reps command...
 	rep=1
 	while [ $rep -le "$reps" ]; do
 		out=$("$@") || fail "$*: $out"
-		echo "PF $test $cfg $size $rep ${out##* }"
+		# "what size seconds", or busy's "what size seconds CPU-seconds"
+		echo "$out" | awk -v h="PF $test $cfg $size $rep" \
+			-v c="PF ${test}cpu $cfg $size $rep" \
+			'{ s = $NF; if (NF > 3) s = $3; print h, s; if (NF > 3) print c, $4 }'
 		quiesce
 		rep=$((rep + 1))
 	done
@@ -170,9 +174,22 @@ small_series() {	# config
 		taskset -c $cpu pfbench forkexit "$FORKEXIT_N"
 }
 
-busy_series() {	# config
-	echo "== $1: munmap of $BUSY_MB MiB, two CPU hogs running"
-	series "$1" busy "$BUSY_MB" "$REPS" pfbench busy "$BUSY_MB" 1 2
+# With both CPUs busy, stock and sync alternate run by run (stock here:
+# mmfree loaded, pagefree/enabled=0, its hooks detached), so that drift
+# over the boot counts neither for nor against the hooks; twice the
+# repetitions, since with three tasks on two CPUs the munmap's share of a
+# CPU varies from run to run.
+busy_series() {
+	local rep
+	rep=1
+	echo "== busy: munmap of $BUSY_MB MiB, two CPU hogs running, stock and sync alternating"
+	while [ $rep -le $((REPS * 2)) ]; do
+		knob_write pagefree/enabled 0 || fail "pagefree/enabled 0"
+		series stock busy "$BUSY_MB" 1 pfbench busy "$BUSY_MB" 1 2
+		knob_write pagefree/enabled 1 || fail "pagefree/enabled 1"
+		series sync busy "$BUSY_MB" 1 pfbench busy "$BUSY_MB" 1 2
+		rep=$((rep + 1))
+	done
 }
 
 # --- stock split: time inside free_pages_and_swap_cache ----------------
@@ -283,7 +300,6 @@ start=$(date +%s)
 # 1. Stock: mmfree not loaded.
 unload
 main_series stock
-busy_series stock
 split_series
 
 # 2. mmfree, module defaults (sync).
@@ -297,7 +313,7 @@ else
 		printf '%s=%s ' $k "$(knob pagefree/$k)"; done)"
 	mode sync
 	main_series sync
-	busy_series sync
+	busy_series
 	sweep_series
 	mode async
 	main_series async
