@@ -38,7 +38,8 @@ verdict() {	# pattern
 	if [ "$pop" -le $((floor + keep)) ]; then
 		echo "$1: populated $pop <= floor $floor + keep $keep: target met"
 	else
-		echo "$1: populated $pop > floor $floor + keep $keep: target missed by $((pop - floor - keep)) pages per unit"
+		echo "$1: populated $pop > floor $floor + keep $keep: target missed by $((pop - floor - keep)) pages per unit" \
+			"(the $((pop - floor)) empty pages left hold the kernel's float, which its reclaim keeps in whole chunks)"
 	fi
 }
 
