@@ -127,10 +127,10 @@ series() {	# config test size reps command...
 	rep=1
 	while [ $rep -le "$reps" ]; do
 		out=$("$@") || fail "$*: $out"
-		# "what size seconds", or busy's "what size seconds CPU-seconds"
+		# "what size seconds", and busy's CPU seconds after them
 		echo "$out" | awk -v h="PF $test $cfg $size $rep" \
 			-v c="PF ${test}cpu $cfg $size $rep" \
-			'{ s = $NF; if (NF > 3) s = $3; print h, s; if (NF > 3) print c, $4 }'
+			'{ print h, $3; if (NF > 3) print c, $4 }'
 		quiesce
 		rep=$((rep + 1))
 	done
