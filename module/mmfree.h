@@ -103,7 +103,6 @@ struct mmfree_item;
 struct mmfree_waiter {
 	struct list_head items;
 	atomic_t pending;	/* unfinished items, plus one for the waiter */
-	atomic_t queued;	/* items no worker has started */
 	struct completion done;
 };
 

@@ -63,8 +63,6 @@
 
 /* Idle CPUs looked at per decision, so huge machines pay a bounded cost. */
 #define MMFREE_IDLE_SCAN_MAX	64
-/* Items queued per worker before the task frees its batches itself. */
-#define MMFREE_QUEUE_PER_WORKER	2
 
 enum {
 	SYM_FREE_PAGES, SYM_TLB_FLUSH, SYM_TLB_FINISH, SYM_OOM, SYM_IDLE_CPU,
@@ -313,8 +311,7 @@ static bool mmfree_idle_cpu_available(void)
  * Why the pool should not take @pages pages now: MMFREE_OFFLOAD_OK if it
  * should, else the statistic that counts them as freed inline.
  */
-static enum mmfree_stat_id mmfree_offload_refused(struct mmfree_gather *g,
-						  bool async,
+static enum mmfree_stat_id mmfree_offload_refused(bool async,
 						  unsigned long pages)
 {
 	if (!READ_ONCE(mmfree_pagefree_active))
@@ -325,14 +322,14 @@ static enum mmfree_stat_id mmfree_offload_refused(struct mmfree_gather *g,
 		return MMFREE_STAT_PAGEFREE_INLINE_OOM_PAGES;
 	if (mmfree_memory_pressure())
 		return MMFREE_STAT_PAGEFREE_INLINE_PRESSURE_PAGES;
-	if (async && mmfree_pool_inflight_pages() + pages >
-		     mmfree_knob(MMFREE_KNOB_PAGEFREE_MAX_INFLIGHT_PAGES))
+	/*
+	 * No other bound on a sync task's queue: freeing mid-zap while a
+	 * worker frees too costs both CPUs lock contention, and the zap
+	 * itself is delayed.  The task helps once its zap is done.
+	 */
+	if (mmfree_pool_inflight_pages() + pages >
+	    mmfree_knob(MMFREE_KNOB_PAGEFREE_MAX_INFLIGHT_PAGES))
 		return MMFREE_STAT_PAGEFREE_INLINE_BUSY_PAGES;
-	if (!async && atomic_read(&g->waiter.queued) >=
-		      MMFREE_QUEUE_PER_WORKER *
-		      mmfree_knob(MMFREE_KNOB_PAGEFREE_WORKERS))
-		/* The workers are behind: freeing here is helping. */
-		return MMFREE_STAT_PAGEFREE_HELPED_PAGES;
 	if (mmfree_knob(MMFREE_KNOB_PAGEFREE_IDLE_ONLY) &&
 	    !mmfree_idle_cpu_available())
 		return MMFREE_STAT_PAGEFREE_INLINE_BUSY_PAGES;
@@ -382,7 +379,7 @@ static void mmfree_free_pages_and_swap_cache(void **entries, int nr)
 
 	mmfree_enter();
 	g = mmfree_gather_current();
-	why = g ? mmfree_offload_refused(g, async, nr) :
+	why = g ? mmfree_offload_refused(async, nr) :
 		  MMFREE_STAT_PAGEFREE_INLINE_DISABLED_PAGES;
 	if (why == MMFREE_OFFLOAD_OK && nr > 0) {
 		/* The kernel drains the zapping CPU's LRU batches first. */

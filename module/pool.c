@@ -101,8 +101,6 @@ static void mmfree_item_workfn(struct work_struct *work)
 	struct mmfree_waiter *w = item->waiter;
 	u64 start = ktime_get_ns();
 
-	if (w)
-		atomic_dec(&w->queued);
 	mmfree_item_free_pages(item);
 	mmfree_stat_add(MMFREE_STAT_PAGEFREE_OFFLOADED_PAGES, item->pages);
 	mmfree_stat_add(MMFREE_STAT_PAGEFREE_WORKER_NS,
@@ -132,7 +130,6 @@ void mmfree_item_queue(struct mmfree_item *item, struct mmfree_waiter *w,
 	if (w) {
 		list_add_tail(&item->node, &w->items);
 		atomic_inc(&w->pending);
-		atomic_inc(&w->queued);
 	}
 	queue_work_node(nid, mmfree_pool_wq, &item->work);
 }
@@ -141,7 +138,6 @@ void mmfree_waiter_init(struct mmfree_waiter *w)
 {
 	INIT_LIST_HEAD(&w->items);
 	atomic_set(&w->pending, 1);
-	atomic_set(&w->queued, 0);
 	init_completion(&w->done);
 }
 
@@ -163,7 +159,6 @@ unsigned long mmfree_waiter_finish(struct mmfree_waiter *w)
 	list_for_each_entry_reverse(item, &w->items, node) {
 		if (!cancel_work(&item->work))
 			continue;
-		atomic_dec(&w->queued);
 		atomic_dec(&mmfree_pool_items);
 		mmfree_item_free_pages(item);
 		helped += item->pages;
@@ -193,9 +188,8 @@ long mmfree_pool_inflight_pages(void)
  * online CPUs: the gathering task keeps its own CPU busy zapping, so a
  * worker beyond that count can only take time from it (measured under
  * TCG with 2 CPUs: an async 1 GiB munmap took twice as long with 4
- * workers as with 1).  How deep a sync task's queue may grow before it
- * helps still scales with @workers (mmfree_offload_refused()).  CPUs
- * brought online later count from the next knob write.
+ * workers as with 1).  CPUs brought online later count from the next
+ * knob write.
  */
 void mmfree_pool_set_workers(unsigned int workers)
 {

@@ -149,7 +149,7 @@ MODULE_PARM_DESC(pagefree_idle_only,
 		 "offload only while one of the task's CPUs is idle (0/1, default 1)");
 MMFREE_PARAM(pagefree_max_inflight_pages, PAGEFREE_MAX_INFLIGHT_PAGES);
 MODULE_PARM_DESC(pagefree_max_inflight_pages,
-		 "async: most pages in flight (512-1073741824, default 1048576)");
+		 "most pages in flight; beyond, inline (512-1073741824, default 1048576)");
 
 static ssize_t mmfree_knob_show(struct kobject *kobj,
 				struct kobj_attribute *attr, char *buf)

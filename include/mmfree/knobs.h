@@ -113,7 +113,7 @@ const struct mmfree_knob_desc mmfree_knob_descs[MMFREE_NR_KNOBS] = {
 	[MMFREE_KNOB_PAGEFREE_MAX_INFLIGHT_PAGES] = {
 		.path = "pagefree/max_inflight_pages", .def = 1U << 20,
 		.min = 512, .max = 1U << 30,
-		.help = "async: most pages queued or being freed at once",
+		.help = "most pages queued or being freed at once; beyond, inline",
 	},
 };
 #endif
