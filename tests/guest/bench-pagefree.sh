@@ -6,9 +6,12 @@
 #   - munmap of a touched anonymous region, at several sizes (the plot);
 #   - exit of a process holding such a region (fork, touch, SIGKILL,
 #     waitpid);
-#   - the stock split between zap and free: time inside
-#     free_pages_and_swap_cache, measured with function_graph in a separate
-#     traced run (tracing is off during every other timed run);
+#   - the stock split between zap and free, two ways: untraced, the same
+#     munmap and exit of pages that a forked process still maps, so that
+#     the kernel unmaps them and drops its references but frees nothing
+#     (zap only); traced, the time inside free_pages_and_swap_cache,
+#     measured with function_graph in a separate run (tracing is off
+#     during every other timed run);
 #   - a sweep of pagefree/workers in sync and in async mode;
 #   - small-op overhead: N x (mmap, touch, munmap) of a few KiB, and N x
 #     fork/exit of a small process, on one CPU;
@@ -192,7 +195,17 @@ busy_series() {
 	done
 }
 
-# --- stock split: time inside free_pages_and_swap_cache ----------------
+# --- stock split ------------------------------------------------------
+
+# The zap alone, untraced: pages still mapped by another process are
+# unmapped, and their references dropped, but none is freed.
+zap_series() {
+	echo "== stock: zap only (pages still mapped elsewhere) at $BIG MiB"
+	series zaponly munmap "$BIG" "$REPS" pfbench zap "$BIG" 1
+	series zaponly exit "$BIG" "$REPS" pfbench exitzap "$BIG" 1
+}
+
+# Time inside free_pages_and_swap_cache, traced.
 
 trace_on() {
 	[ -w "$T/current_tracer" ] || { echo "no tracefs: no zap/free split"; return 1; }
@@ -300,6 +313,7 @@ start=$(date +%s)
 # 1. Stock: mmfree not loaded.
 unload
 main_series stock
+zap_series
 split_series
 
 # 2. mmfree, module defaults (sync).

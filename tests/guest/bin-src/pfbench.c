@@ -5,6 +5,12 @@
  *   pfbench munmap MB [REPS]     touch MB of anonymous memory, time munmap
  *   pfbench exit MB [REPS]       fork a child that touches MB and waits;
  *                                time SIGKILL until waitpid returns
+ *   pfbench zap MB [REPS]        as munmap, with a forked child still
+ *                                mapping every page: the kernel unmaps
+ *                                and drops the same references but frees
+ *                                nothing (the zap, without the free)
+ *   pfbench exitzap MB [REPS]    as exit, likewise: the child's own child
+ *                                still maps its pages
  *   pfbench small N KB           time N x (mmap, touch, munmap) of KB each
  *   pfbench forkexit N           time N x fork of a small process + waitpid
  *   pfbench busy MB [REPS [HOGS]] as munmap, but with HOGS (default 2)
@@ -26,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -75,9 +82,31 @@ static void spin(double seconds)
 			x++;
 }
 
+/* A child that keeps the caller's pages mapped until killed. */
+static pid_t sharer(void)
+{
+	pid_t pid = fork();
+
+	if (pid < 0) {
+		perror("fork");
+		exit(1);
+	}
+	if (!pid) {
+		pause();
+		_exit(0);
+	}
+	return pid;
+}
+
+static void reap(pid_t pid)
+{
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
 static void die_usage(void)
 {
-	fprintf(stderr, "usage: pfbench munmap|exit MB [REPS] | busy MB [REPS [HOGS]] | small N KB | forkexit N | spin S\n");
+	fprintf(stderr, "usage: pfbench munmap|exit|zap|exitzap MB [REPS] | busy MB [REPS [HOGS]] | small N KB | forkexit N | spin S\n");
 	exit(2);
 }
 
@@ -92,27 +121,37 @@ int main(int argc, char **argv)
 	if (a <= 0 || reps <= 0)
 		die_usage();
 
-	if (!strcmp(argv[1], "munmap")) {
+	if (!strcmp(argv[1], "munmap") || !strcmp(argv[1], "zap")) {
 		size_t len = (size_t)a << 20;
+		int zap = !strcmp(argv[1], "zap");
 
 		for (i = 0; i < reps; i++) {
 			char *p = touch(len);
+			pid_t other = zap ? sharer() : 0;
 			double t = now();
 
 			if (munmap(p, len)) {
 				perror("munmap");
 				return 1;
 			}
-			printf("munmap %ld %.6f\n", a, now() - t);
+			t = now() - t;
+			if (other)
+				reap(other);
+			printf("%s %ld %.6f\n", argv[1], a, t);
 			fflush(stdout);
 		}
-	} else if (!strcmp(argv[1], "exit")) {
+	} else if (!strcmp(argv[1], "exit") || !strcmp(argv[1], "exitzap")) {
 		size_t len = (size_t)a << 20;
+		int zap = !strcmp(argv[1], "exitzap");
 
+		/* The child's sharer is reparented here when the child dies. */
+		if (zap && prctl(PR_SET_CHILD_SUBREAPER, 1)) {
+			perror("prctl");
+			return 1;
+		}
 		for (i = 0; i < reps; i++) {
 			int fd[2], st;
-			char c;
-			pid_t pid;
+			pid_t pid, other = 0;
 			double t;
 
 			if (pipe(fd))
@@ -122,19 +161,24 @@ int main(int argc, char **argv)
 				return 1;
 			if (!pid) {
 				touch(len);
-				if (write(fd[1], "x", 1) != 1)
+				other = zap ? sharer() : 0;
+				if (write(fd[1], &other, sizeof(other)) !=
+				    sizeof(other))
 					_exit(1);
 				pause();
 				_exit(0);
 			}
 			close(fd[1]);
-			if (read(fd[0], &c, 1) != 1)
+			if (read(fd[0], &other, sizeof(other)) != sizeof(other))
 				return 1;
 			close(fd[0]);
 			t = now();
 			kill(pid, SIGKILL);
 			waitpid(pid, &st, 0);
-			printf("exit %ld %.6f\n", a, now() - t);
+			t = now() - t;
+			if (other)
+				reap(other);
+			printf("%s %ld %.6f\n", argv[1], a, t);
 			fflush(stdout);
 		}
 	} else if (!strcmp(argv[1], "busy")) {
