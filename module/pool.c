@@ -6,8 +6,9 @@
  * Workers are an unbound workqueue: the scheduler runs them on whichever
  * CPUs are idle, max_active caps how many free at once (pagefree/workers,
  * as the 2017 patch's max_active did, and at most the other online CPUs:
- * see mmfree_pool_set_workers()), and queue_work_node() keeps an item
- * on the node of its pages, so that a worker frees into its own node's
+ * see mmfree_pool_set_workers(); before 6.9 the cap holds per node, since
+ * then for the whole workqueue), and queue_work_node() keeps an item on
+ * the node of its pages, so that a worker frees into its own node's
  * zones and contends only on their locks.  WQ_MEM_RECLAIM gives the queue
  * a rescuer thread: freeing is how memory comes back, so it must make
  * progress when no new worker can be forked.
@@ -28,6 +29,7 @@
 #include <linux/kernel.h>
 #include <linux/ktime.h>
 #include <linux/list.h>
+#include <linux/topology.h>
 #include <linux/percpu.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
@@ -40,6 +42,7 @@ struct mmfree_item {
 	struct list_head node;		/* in waiter->items (sync only) */
 	struct mmfree_waiter *waiter;	/* NULL: async */
 	unsigned long pages;
+	int nid;			/* the pages' node */
 	unsigned int nr;
 	void *entries[MMFREE_GATHERED_MAX];
 };
@@ -103,6 +106,9 @@ static void mmfree_item_workfn(struct work_struct *work)
 
 	mmfree_item_free_pages(item);
 	mmfree_stat_add(MMFREE_STAT_PAGEFREE_OFFLOADED_PAGES, item->pages);
+	/* Queued on the pages' node: elsewhere only if no CPU there could run it. */
+	if (numa_node_id() != item->nid)
+		mmfree_stat_add(MMFREE_STAT_PAGEFREE_REMOTE_PAGES, item->pages);
 	mmfree_stat_add(MMFREE_STAT_PAGEFREE_WORKER_NS,
 			ktime_get_ns() - start);
 	atomic_dec(&mmfree_pool_items);
@@ -124,6 +130,7 @@ void mmfree_item_queue(struct mmfree_item *item, struct mmfree_waiter *w,
 {
 	INIT_WORK(&item->work, mmfree_item_workfn);
 	item->waiter = w;
+	item->nid = nid;
 	atomic_long_add(item->pages, &mmfree_pool_inflight);
 	atomic_inc(&mmfree_pool_items);
 	mmfree_stat_add(MMFREE_STAT_PAGEFREE_WORK_ITEMS, 1);
@@ -209,8 +216,13 @@ int mmfree_pool_init(void)
 	mmfree_item_cache = KMEM_CACHE(mmfree_item, 0);
 	if (!mmfree_item_cache)
 		return -ENOMEM;
+	/*
+	 * Not max_active 1 here: on 6.1 that makes an unbound workqueue
+	 * ordered, with one pool for all nodes, and queue_work_node() then
+	 * routes nothing.  The cap is set right after.
+	 */
 	mmfree_pool_wq = alloc_workqueue("mmfree_free",
-					 WQ_UNBOUND | WQ_MEM_RECLAIM, 1);
+					 WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
 	if (!mmfree_pool_wq) {
 		kmem_cache_destroy(mmfree_item_cache);
 		return -ENOMEM;

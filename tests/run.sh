@@ -1,8 +1,9 @@
 #!/bin/bash
 # Run every test: the host's static checks (scripts/lint.sh), then for
 # each supported kernel build (by default: DKMS-install) mmfree and run the
-# guest suite in a QEMU VM (tests/vm.sh).  --test and --demo skip the
-# static checks.
+# guest suite in a QEMU VM (tests/vm.sh), then the NUMA test in a second
+# boot with two NUMA nodes (the suite's guest has one).  --test and --demo
+# skip the static checks; --test runs only the boot its tests need.
 #
 # Usage: tests/run.sh [--kernel 6.1|6.12|KVER] [--test NAME] [vm.sh options]
 # Env: MMFREE_BUILD_MODULE = command run as "CMD KVER" that builds the module
@@ -16,11 +17,13 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${MMFREE_BUILD_MODULE:-$root/scripts/build-module.sh}
 
-kernel='' vmargs=() host=1 demo=0
+kernel='' vmargs=() host=1 demo=0 test=''
+# Tests that need NUMA nodes, and the boot that has them.
+numa_test=pagefree-numa
 while (($#)); do
 	case "$1" in
 	--kernel) kernel=${2:?}; shift 2 ;;
-	--test) vmargs+=("$1" "${2?}"); host=0; shift 2 ;;
+	--test) vmargs+=("$1" "${2?}"); test=${2?}; host=0; shift 2 ;;
 	--mem | --smp | --append | --timeout) vmargs+=("$1" "${2?}"); shift 2 ;;
 	--demo) vmargs+=("$1"); host=0; demo=1; shift ;;
 	-h | --help) sed -n '5,10s/^# \?//p' "$0" >&2; exit 2 ;;
@@ -109,12 +112,23 @@ for k in $kernels; do
 	# by the counts.  Its progress goes to stderr, each line marked with
 	# the kernel when guests run side by side.
 	(
-		if ((vm_jobs > 1)); then
-			"$root/tests/vm.sh" --kernel "$k" --module "$module" "${vmargs[@]}" \
-				2> >(sed -u "s/^/[$k] /" >&2)
-		else
-			"$root/tests/vm.sh" --kernel "$k" --module "$module" "${vmargs[@]}"
-		fi | tail -n 1 >"$results/$i/summary"
+		boot() {
+			if ((vm_jobs > 1)); then
+				"$root/tests/vm.sh" --kernel "$k" --module "$module" "$@" \
+					2> >(sed -u "s/^/[$k] /" >&2)
+			else
+				"$root/tests/vm.sh" --kernel "$k" --module "$module" "$@"
+			fi | tail -n 1 >>"$results/$i/summary"
+		}
+		main=1 numa=1
+		((!demo)) || numa=0
+		if [[ -n $test ]]; then
+			[[ $numa_test == *"$test"* ]] || numa=0
+			[[ $test != *numa* ]] || main=0
+		fi
+		echo $((main + numa)) >"$results/$i/boots"
+		((!main)) || boot "${vmargs[@]}"
+		((!numa)) || boot "${vmargs[@]}" --numa 2 --smp 2 --test "$numa_test"
 	) &
 	running=$((running + 1))
 done
@@ -123,13 +137,21 @@ wait || true
 i=0
 for k in $kernels; do
 	i=$((i + 1))
-	line=$(cat "$results/$i/summary" 2>/dev/null || true)
-	[[ $line =~ ^"$k: "[0-9]+" passed, "[0-9]+" failed" ]] ||
-		line="$k: 0 passed, 1 failed (vm.sh gave no result)"
-	lines+=("$line")
-	[[ $line =~ ([0-9]+)" passed, "([0-9]+)" failed" ]]
-	total_pass=$((total_pass + BASH_REMATCH[1]))
-	total_fail=$((total_fail + BASH_REMATCH[2]))
+	boots=$(cat "$results/$i/boots" 2>/dev/null || echo 1)
+	got=0
+	while IFS= read -r line; do
+		[[ $line =~ ^"$k"(" ("[0-9]+" NUMA nodes)")?": "([0-9]+)" passed, "([0-9]+)" failed" ]] ||
+			line="$k: 0 passed, 1 failed (vm.sh gave no result)"
+		lines+=("$line")
+		[[ $line =~ ([0-9]+)" passed, "([0-9]+)" failed" ]]
+		total_pass=$((total_pass + BASH_REMATCH[1]))
+		total_fail=$((total_fail + BASH_REMATCH[2]))
+		got=$((got + 1))
+	done < <(cat "$results/$i/summary" 2>/dev/null || true)
+	for ((; got < boots; got++)); do
+		lines+=("$k: 0 passed, 1 failed (vm.sh gave no result)")
+		total_fail=$((total_fail + 1))
+	done
 done
 
 ((!host)) || lines=("host (lint, module builds): $host_pass passed, $host_fail failed" "${lines[@]}")

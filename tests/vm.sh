@@ -4,16 +4,18 @@
 # report and the kernel console.
 #
 # Usage: tests/vm.sh --kernel KVER --module PATH [--test NAME] [--demo]
-#                    [--mem SIZE] [--smp SPEC] [--append "ARGS"] [--timeout SEC]
+#                    [--mem SIZE] [--smp N] [--numa NODES] [--append "ARGS"]
+#                    [--timeout SEC]
 # Env: V=1 shows the console on the terminal; MMFREE_ACCEL=kvm|tcg;
 #      MMFREE_TCG_THREAD=single (default)|multi.
 # Last line of output: "KVER: N passed, N failed"; exit 0 only if 0 failed.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-usage() { sed -n '5,10s/^# \?//p' "$0" >&2; exit 2; }
+usage() { sed -n '5,11s/^# \?//p' "$0" >&2; exit 2; }
 
-kver='' module='' test='' demo=0 script=demo mem=3G smp=2 append='' timeout_s=2400
+kver='' module='' test='' demo=0 script=demo mem=3G smp=2 numa=1 append=''
+timeout_s=2400
 while (($#)); do
 	case "$1" in
 	--kernel) kver=${2:?}; shift 2 ;;
@@ -23,6 +25,7 @@ while (($#)); do
 	--script) demo=1; script=${2:?}; shift 2 ;;
 	--mem) mem=${2:?}; shift 2 ;;
 	--smp) smp=${2:?}; shift 2 ;;
+	--numa) numa=${2:?}; shift 2 ;;
 	--append) append=${2?}; shift 2 ;;
 	--timeout) timeout_s=${2:?}; shift 2 ;;
 	-h | --help) usage ;;
@@ -32,13 +35,23 @@ done
 [[ -n $kver && -n $module ]] || usage
 [[ -f $module ]] || { echo "vm.sh: no module file $module" >&2; exit 2; }
 [[ $test != *[[:space:]]* ]] || { echo "vm.sh: --test takes one word" >&2; exit 2; }
+[[ $numa =~ ^[1-9][0-9]*$ && $smp =~ ^[1-9][0-9]*$ ]] && ((smp % numa == 0)) ||
+	{ echo "vm.sh: --numa takes a number of nodes that divides --smp's CPUs" >&2; exit 2; }
+case "$mem" in
+*[Gg]) mem_mb=$((${mem%[Gg]} * 1024)) ;;
+*[Mm]) mem_mb=${mem%[Mm]} ;;
+*) echo "vm.sh: --mem takes NG or NM" >&2; exit 2 ;;
+esac
 
 kdir=$root/build/cache/kernels/$kver
 base=$root/build/cache/rootfs-bookworm.cpio.zst
 work=$root/build/vm/$kver
 logs=$root/build/logs
-console=$logs/$kver.console
-ktap=$logs/$kver.ktap
+# A NUMA boot keeps its own logs, beside the same kernel's main run.
+name=$kver label=$kver
+((numa == 1)) || name=$kver.numa$numa label="$kver ($numa NUMA nodes)"
+console=$logs/$name.console
+ktap=$logs/$name.ktap
 
 # One run per kernel at a time: they share the overlay dir and the logs.
 mkdir -p "$work"
@@ -143,12 +156,26 @@ cmdline+=" softlockup_panic=1 hung_task_panic=1"
 mkdir -p "$logs"
 : >"$console"
 : >"$ktap"
-qemu=(qemu-system-x86_64 -accel "$accel_opt" -cpu "$cpu" -smp "$smp" -m "$mem"
+# With NUMA nodes, -m is their sum, and each node is a socket (the
+# kernel warns when CPUs sharing a cache sit on different nodes).
+smp_opt=$smp
+if ((numa > 1)); then
+	mem=$((mem_mb / numa * numa))M
+	smp_opt+=",sockets=$numa,cores=$((smp / numa)),threads=1"
+fi
+qemu=(qemu-system-x86_64 -accel "$accel_opt" -cpu "$cpu" -smp "$smp_opt" -m "$mem"
 	-nodefaults -no-user-config -display none -monitor none -no-reboot
 	-kernel "$kdir/boot/vmlinuz-$kver" -initrd "$work/initrd.img"
 	-append "$cmdline"
 	-chardev "file,id=con,path=$console" -serial chardev:con
 	-serial "file:$ktap")
+# NUMA nodes: the CPUs and the memory split evenly, in order.
+if ((numa > 1)); then
+	for ((n = 0; n < numa; n++)); do
+		qemu+=(-object "memory-backend-ram,id=m$n,size=$((mem_mb / numa))M"
+			-numa "node,nodeid=$n,cpus=$((n * smp / numa))-$(((n + 1) * smp / numa - 1)),memdev=m$n")
+	done
+fi
 echo "vm.sh: booting $kver ($accel, -smp $smp -m $mem):$(printf ' %q' "${qemu[@]}")" >&2
 
 start=$SECONDS
@@ -206,16 +233,16 @@ fi
 failed=$((failed + extra))
 
 notok=$(sed -nE 's/^not ok [0-9]+ ([^#]*[^# ]).*/\1/p' "$work/ktap" | grep -viE '#[[:space:]]*skip' | tr '\n' ' ' || true)
-[[ -z $notok ]] || echo "vm.sh: $kver: not ok: $notok(details in $ktap)" >&2
+[[ -z $notok ]] || echo "vm.sh: $label: not ok: $notok(details in $ktap)" >&2
 if ((${#reasons[@]})); then
-	echo "vm.sh: $kver FAILED:" >&2
+	echo "vm.sh: $label FAILED:" >&2
 	printf '  %s\n' "${reasons[@]}" >&2
 	echo "---- last 40 console lines ($console) ----" >&2
 	tr -d '\r' <"$console" | tail -n 40 >&2
 	echo "----" >&2
 fi
-echo "vm.sh: $kver ran in ${elapsed}s; console $console, KTAP $ktap" >&2
-summary="$kver: $passed passed, $failed failed"
+echo "vm.sh: $label ran in ${elapsed}s; console $console, KTAP $ktap" >&2
+summary="$label: $passed passed, $failed failed"
 ((skipped == 0)) || summary+=", $skipped skipped"
 echo "$summary"
 ((failed == 0))

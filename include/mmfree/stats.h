@@ -36,6 +36,7 @@ enum mmfree_stat_id {
 	MMFREE_STAT_PERCPU_ISOLATED_CHUNKS,
 	MMFREE_STAT_PERCPU_SCANS,
 	MMFREE_STAT_PAGEFREE_OFFLOADED_PAGES,
+	MMFREE_STAT_PAGEFREE_REMOTE_PAGES,
 	MMFREE_STAT_PAGEFREE_HELPED_PAGES,
 	MMFREE_STAT_PAGEFREE_INLINE_SMALL_PAGES,
 	MMFREE_STAT_PAGEFREE_INLINE_BUSY_PAGES,
@@ -110,6 +111,11 @@ const struct mmfree_stat_desc mmfree_stat_descs[MMFREE_NR_STATS] = {
 		.dir = "pagefree/stats", .name = "offloaded_pages",
 		.unit = MMFREE_STAT_FREED,
 		.help = "pages freed by the worker pool",
+	},
+	[MMFREE_STAT_PAGEFREE_REMOTE_PAGES] = {
+		.dir = "pagefree/stats", .name = "remote_pages",
+		.unit = MMFREE_STAT_FREED,
+		.help = "of those, freed by a worker on another NUMA node than theirs",
 	},
 	[MMFREE_STAT_PAGEFREE_HELPED_PAGES] = {
 		.dir = "pagefree/stats", .name = "helped_pages",

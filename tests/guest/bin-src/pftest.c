@@ -6,6 +6,9 @@
  * error.
  *
  *   pftest munmap MB N             N x (mmap, populate, munmap)
+ *   pftest node MB N NODE          N x (mmap, bind to NUMA node NODE,
+ *                                  populate, check that the pages are on
+ *                                  NODE, munmap)
  *   pftest forkexit MB N           N x (fork a child that populates MB and
  *                                  exits; waitpid)
  *   pftest cow MB ROUNDS           fork/COW: parent and child write distinct
@@ -49,6 +52,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -286,6 +290,43 @@ static int do_munmap(size_t len, long n)
 
 	for (i = 0; i < n; i++)
 		unmap(map_anon(len, 1), len);
+	return 0;
+}
+
+/* From <linux/mempolicy.h>, without libnuma. */
+#define MPOL_BIND	2
+#define MPOL_F_NODE	(1 << 0)
+#define MPOL_F_ADDR	(1 << 1)
+
+static int do_node(size_t len, long n, long node)
+{
+	unsigned long mask = 1UL << node;
+	size_t off;
+	long i;
+
+	if (node >= (long)(8 * sizeof(mask)))
+		die("node %ld: too high", node);
+	for (i = 0; i < n; i++) {
+		char *p = map_anon(len, 0);
+
+		if (syscall(SYS_mbind, p, len, MPOL_BIND, &mask,
+			    8 * sizeof(mask), 0))
+			die("mbind to node %ld", node);
+		touch(p, len);
+		for (off = 0; off < len; off += 64 * PAGE) {
+			int got = -1;
+
+			if (syscall(SYS_get_mempolicy, &got, NULL, 0, p + off,
+				    MPOL_F_NODE | MPOL_F_ADDR))
+				die("get_mempolicy");
+			if (got != node) {
+				printf("node: page %zu is on node %d, not %ld\n",
+				       off / PAGE, got, node);
+				return 1;
+			}
+		}
+		unmap(p, len);
+	}
 	return 0;
 }
 
@@ -993,7 +1034,8 @@ static int do_oom(long n, size_t len, long rounds)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: pftest munmap|forkexit|split MB N | cow MB ROUNDS | file PATH MB ROUNDS\n"
+		"usage: pftest munmap|forkexit|split MB N | node MB N NODE | cow MB ROUNDS\n"
+		"       pftest file PATH MB ROUNDS\n"
 		"       pftest swap MB ROUNDS | thp MB | herd N MB exit|kill\n"
 		"       pftest threads MB T SECONDS | oom HOLDERS MB ROUNDS | spin SECONDS\n");
 	exit(2);
@@ -1010,6 +1052,9 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	if (!strcmp(c, "munmap") && argc == 4)
 		return do_munmap(arg(argv, 2, 1) << 20, arg(argv, 3, 1));
+	if (!strcmp(c, "node") && argc == 5)
+		return do_node(arg(argv, 2, 1) << 20, arg(argv, 3, 1),
+			       arg(argv, 4, 0));
 	if (!strcmp(c, "forkexit") && argc == 4)
 		return do_forkexit(arg(argv, 2, 1) << 20, arg(argv, 3, 1));
 	if (!strcmp(c, "split") && argc == 4)
