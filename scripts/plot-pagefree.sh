@@ -75,11 +75,11 @@ END {
 
 	print "## Page freeing, " info["kernel"]
 	print ""
-	printf "%s vCPUs, %d MiB, THP %s; medians of %s repetitions (small ops: %s, stock twice; busy: twice as many),", \
+	printf "%s vCPUs, %d MiB, THP %s; medians of %s repetitions (small ops: %s, stock, sync and async alternating; busy: twice as many, stock and sync alternating),", \
 		info["cpus"], info["memtotal_kb"] / 1024, \
 		(info["thp"] ~ /\[never\]/) ? "off" : info["thp"], info["reps"], info["small_reps"]
 	print " spread ±(max − min)/2 as a share of the median."
-	print "Stock: mmfree not loaded. sync, async: pagefree/mode, other knobs at their defaults" \
+	print "Stock: mmfree not loaded (small ops and busy: loaded with pagefree/enabled=0, hooks detached). sync, async: pagefree/mode, other knobs at their defaults" \
 		(("defaults" in info) ? " (" info["defaults"] ")" : "") "."
 	if ("seconds" in info)
 		print "The guest ran the series in " info["seconds"] " s."

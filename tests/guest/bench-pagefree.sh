@@ -14,7 +14,8 @@
 #     during every other timed run);
 #   - a sweep of pagefree/workers in sync and in async mode;
 #   - small-op overhead: N x (mmap, touch, munmap) of a few KiB, and N x
-#     fork/exit of a small process, on one CPU;
+#     fork/exit of a small process, on one CPU, stock (pagefree
+#     disabled), sync and async alternating run by run;
 #   - munmap with both CPUs busy (two CPU hogs): stock (pagefree
 #     disabled) and sync with idle_only=1 alternating, in wall time and
 #     in the munmap's own CPU time.
@@ -160,21 +161,45 @@ main_series() {	# config
 		series "$1" munmap "$mb" "$REPS" pfbench munmap "$mb" 1
 	done
 	series "$1" exit "$BIG" "$REPS" pfbench exit "$BIG" 1
-	small_series "$1"
+}
+
+small_config() {	# stock|sync|async
+	if [ "$1" = stock ]; then
+		knob_write pagefree/enabled 0 || fail "pagefree/enabled 0"
+	else
+		knob_write pagefree/enabled 1 || fail "pagefree/enabled 1"
+		mode "$1"
+	fi
 }
 
 # Small ops run on one CPU (the last): under multi-threaded TCG, waking a
 # task on the other, idle vCPU (the parent, at each child's exit) costs
 # more than the fork and exit themselves, and varies more.  Gathers this
 # small stay below min_pages: mmfree frees them inline wherever they run.
-small_series() {	# config
-	local cpu
+# Their times drift by tens of percent over a boot, so stock (mmfree
+# loaded, pagefree/enabled=0: hooks detached), sync and async alternate
+# run by run, and drift counts for none of them.
+small_series() {
+	local cpu rep cfg
 	cpu=$(($(nproc) - 1))
-	echo "== $1: small ops, on CPU $cpu"
-	series "$1" small "${SMALL_N}x$SMALL_KB" "$SMALL_REPS" \
-		taskset -c $cpu pfbench small "$SMALL_N" "$SMALL_KB"
-	series "$1" forkexit "$FORKEXIT_N" "$SMALL_REPS" \
-		taskset -c $cpu pfbench forkexit "$FORKEXIT_N"
+	echo "== small ops, on CPU $cpu: stock, sync and async alternating"
+	for cfg in stock sync async; do
+		small_config $cfg
+		taskset -c $cpu pfbench small 200 "$SMALL_KB" >/dev/null || fail "pfbench small"
+		taskset -c $cpu pfbench forkexit 50 >/dev/null || fail "pfbench forkexit"
+	done
+	rep=1
+	while [ $rep -le "$SMALL_REPS" ]; do
+		for cfg in stock sync async; do
+			small_config $cfg
+			series $cfg small "${SMALL_N}x$SMALL_KB" 1 \
+				taskset -c $cpu pfbench small "$SMALL_N" "$SMALL_KB"
+			series $cfg forkexit "$FORKEXIT_N" 1 \
+				taskset -c $cpu pfbench forkexit "$FORKEXIT_N"
+		done
+		rep=$((rep + 1))
+	done
+	small_config sync
 }
 
 # With both CPUs busy, stock and sync alternate run by run (stock here:
@@ -329,6 +354,7 @@ else
 	main_series sync
 	busy_series
 	sweep_series
+	small_series
 	mode async
 	main_series async
 	mode sync
@@ -336,8 +362,4 @@ else
 	unload
 fi
 
-# 3. Stock again for the small ops, the noisiest series: drift over the
-# boot shows as spread in stock's repetitions.
-warm_up
-small_series stock
 echo "PFINFO seconds $(($(date +%s) - start))"
