@@ -154,9 +154,9 @@ END {
 	# 2. Zap and free.
 	print "### Zap and free, " big " MiB"
 	print ""
-	print "zap: the same operation, untraced, on pages that a forked process still maps:" \
-		" the kernel walks and unmaps the same page tables and drops the same references," \
-		" but frees nothing. free = stock − zap. With 2 CPUs and the free work split" \
+	print "zap: the same operation, untraced, on pages pinned by an io_uring fixed buffer:" \
+		" the kernel zaps and unmaps them as usual, accounting included, and drops the" \
+		" same references, but frees nothing. free = stock − zap. With 2 CPUs and the free work split" \
 		" perfectly, the best possible time is limit = max(zap, (zap + free)/2)." \
 		" traced: a separate stock run with function_graph on free_pages_and_swap_cache" \
 		" (that function only), free = time inside it, zap = the rest; tracing slows the" \

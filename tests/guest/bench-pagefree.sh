@@ -7,9 +7,8 @@
 #   - exit of a process holding such a region (fork, touch, SIGKILL,
 #     waitpid);
 #   - the stock split between zap and free, two ways: untraced, the same
-#     munmap and exit of pages that a forked process still maps, so that
-#     the kernel unmaps them and drops its references but frees nothing
-#     (zap only); traced, the time inside free_pages_and_swap_cache,
+#     munmap and exit of pages pinned by an io_uring fixed buffer, so that
+#     the kernel zaps and unmaps them but frees nothing (zap only); traced, the time inside free_pages_and_swap_cache,
 #     measured with function_graph in a separate run (tracing is off
 #     during every other timed run);
 #   - a sweep of pagefree/workers in sync and in async mode;
@@ -222,10 +221,11 @@ busy_series() {
 
 # --- stock split ------------------------------------------------------
 
-# The zap alone, untraced: pages still mapped by another process are
-# unmapped, and their references dropped, but none is freed.
+# The zap alone, untraced: pinned pages are unmapped, with the accounting
+# of their last unmap (which pages still mapped by a forked process would
+# skip), and the mapping's references dropped, but none is freed.
 zap_series() {
-	echo "== stock: zap only (pages still mapped elsewhere) at $BIG MiB"
+	echo "== stock: zap only (pages pinned) at $BIG MiB"
 	series zaponly munmap "$BIG" "$REPS" pfbench zap "$BIG" 1
 	series zaponly exit "$BIG" "$REPS" pfbench exitzap "$BIG" 1
 }

@@ -5,12 +5,14 @@
  *   pfbench munmap MB [REPS]     touch MB of anonymous memory, time munmap
  *   pfbench exit MB [REPS]       fork a child that touches MB and waits;
  *                                time SIGKILL until waitpid returns
- *   pfbench zap MB [REPS]        as munmap, with a forked child still
- *                                mapping every page: the kernel unmaps
- *                                and drops the same references but frees
- *                                nothing (the zap, without the free)
- *   pfbench exitzap MB [REPS]    as exit, likewise: the child's own child
- *                                still maps its pages
+ *   pfbench zap MB [REPS]        as munmap, with every page pinned (an
+ *                                io_uring fixed buffer): the kernel zaps
+ *                                and unmaps exactly as usual but frees
+ *                                nothing (the zap, without the free);
+ *                                after the timing, unpins and waits until
+ *                                the memory is free again
+ *   pfbench exitzap MB [REPS]    as exit, likewise: the child pinned its
+ *                                pages, and its ring goes after its mm
  *   pfbench small N KB           time N x (mmap, touch, munmap) of KB each
  *   pfbench forkexit N           time N x fork of a small process + waitpid
  *   pfbench busy MB [REPS [HOGS]] as munmap, but with HOGS (default 2)
@@ -31,8 +33,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/io_uring.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -82,26 +86,69 @@ static void spin(double seconds)
 			x++;
 }
 
-/* A child that keeps the caller's pages mapped until killed. */
-static pid_t sharer(void)
+/*
+ * Pin every page of [p, p + len) as io_uring fixed buffers (1 GiB each at
+ * most): an extra reference that unmapping does not drop, so a munmap or
+ * exit zaps and unmaps the pages as usual, accounting included, but frees
+ * none.  Return: the ring, whose release unpins them.
+ */
+static int pin(char *p, size_t len)
 {
-	pid_t pid = fork();
+	struct io_uring_params params;
+	struct iovec iov[64];
+	size_t off, gib = 1UL << 30;
+	int n = 0, fd;
 
-	if (pid < 0) {
-		perror("fork");
+	memset(&params, 0, sizeof(params));
+	fd = syscall(__NR_io_uring_setup, 1, &params);
+	if (fd < 0) {
+		perror("io_uring_setup");
 		exit(1);
 	}
-	if (!pid) {
-		pause();
-		_exit(0);
+	for (off = 0; off < len; off += gib, n++) {
+		if (n == 64) {
+			fprintf(stderr, "pfbench: at most 64 GiB can be pinned\n");
+			exit(1);
+		}
+		iov[n].iov_base = p + off;
+		iov[n].iov_len = len - off < gib ? len - off : gib;
 	}
-	return pid;
+	if (syscall(__NR_io_uring_register, fd, IORING_REGISTER_BUFFERS,
+		    iov, n)) {
+		perror("io_uring_register");
+		exit(1);
+	}
+	return fd;
 }
 
-static void reap(pid_t pid)
+static long memfree_kb(void)
 {
-	kill(pid, SIGKILL);
-	waitpid(pid, NULL, 0);
+	FILE *f = fopen("/proc/meminfo", "r");
+	char line[128];
+	long kb = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemFree: %ld kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb;
+}
+
+/*
+ * A ring is torn down by a kernel worker after its last close: wait (up
+ * to 60 s) until free memory is within a quarter of @len of @kb, so that
+ * the next run does not overlap the unpinned pages being freed.
+ */
+static void wait_memfree(long kb, size_t len)
+{
+	long slack = (long)(len >> 12);	/* a quarter of len, in kB */
+	double end = now() + 60;
+	struct timespec tick = { 0, 10 * 1000 * 1000 };
+
+	while (memfree_kb() < kb - slack && now() < end)
+		nanosleep(&tick, NULL);
 }
 
 static void die_usage(void)
@@ -126,8 +173,9 @@ int main(int argc, char **argv)
 		int zap = !strcmp(argv[1], "zap");
 
 		for (i = 0; i < reps; i++) {
+			long kb = memfree_kb();
 			char *p = touch(len);
-			pid_t other = zap ? sharer() : 0;
+			int ring = zap ? pin(p, len) : -1;
 			double t = now();
 
 			if (munmap(p, len)) {
@@ -135,8 +183,10 @@ int main(int argc, char **argv)
 				return 1;
 			}
 			t = now() - t;
-			if (other)
-				reap(other);
+			if (zap) {
+				close(ring);
+				wait_memfree(kb, len);
+			}
 			printf("%s %ld %.6f\n", argv[1], a, t);
 			fflush(stdout);
 		}
@@ -144,14 +194,11 @@ int main(int argc, char **argv)
 		size_t len = (size_t)a << 20;
 		int zap = !strcmp(argv[1], "exitzap");
 
-		/* The child's sharer is reparented here when the child dies. */
-		if (zap && prctl(PR_SET_CHILD_SUBREAPER, 1)) {
-			perror("prctl");
-			return 1;
-		}
 		for (i = 0; i < reps; i++) {
+			long kb = memfree_kb();
 			int fd[2], st;
-			pid_t pid, other = 0;
+			char c;
+			pid_t pid;
 			double t;
 
 			if (pipe(fd))
@@ -160,24 +207,26 @@ int main(int argc, char **argv)
 			if (pid < 0)
 				return 1;
 			if (!pid) {
-				touch(len);
-				other = zap ? sharer() : 0;
-				if (write(fd[1], &other, sizeof(other)) !=
-				    sizeof(other))
+				char *p = touch(len);
+
+				/* exit_mm() zaps before exit_files() unpins. */
+				if (zap)
+					pin(p, len);
+				if (write(fd[1], "x", 1) != 1)
 					_exit(1);
 				pause();
 				_exit(0);
 			}
 			close(fd[1]);
-			if (read(fd[0], &other, sizeof(other)) != sizeof(other))
+			if (read(fd[0], &c, 1) != 1)
 				return 1;
 			close(fd[0]);
 			t = now();
 			kill(pid, SIGKILL);
 			waitpid(pid, &st, 0);
 			t = now() - t;
-			if (other)
-				reap(other);
+			if (zap)
+				wait_memfree(kb, len);
 			printf("%s %ld %.6f\n", argv[1], a, t);
 			fflush(stdout);
 		}
