@@ -324,8 +324,8 @@ static enum mmfree_stat_id mmfree_offload_refused(bool async,
 		return MMFREE_STAT_PAGEFREE_INLINE_PRESSURE_PAGES;
 	/*
 	 * No other bound on a sync task's queue: freeing mid-zap while a
-	 * worker frees too costs both CPUs lock contention, and the zap
-	 * itself is delayed.  The task helps once its zap is done.
+	 * worker frees too delays the zap and makes both free more slowly
+	 * (same zones, same LRU lists).  The task helps once its zap is done.
 	 */
 	if (mmfree_pool_inflight_pages() + pages >
 	    mmfree_knob(MMFREE_KNOB_PAGEFREE_MAX_INFLIGHT_PAGES))

@@ -29,9 +29,9 @@
 #include <linux/kernel.h>
 #include <linux/ktime.h>
 #include <linux/list.h>
-#include <linux/topology.h>
 #include <linux/percpu.h>
 #include <linux/slab.h>
+#include <linux/topology.h>
 #include <linux/workqueue.h>
 
 #include "compat.h"
@@ -106,7 +106,7 @@ static void mmfree_item_workfn(struct work_struct *work)
 
 	mmfree_item_free_pages(item);
 	mmfree_stat_add(MMFREE_STAT_PAGEFREE_OFFLOADED_PAGES, item->pages);
-	/* Queued on the pages' node: elsewhere only if no CPU there could run it. */
+	/* Queued on the pages' node; the scheduler may have moved the worker. */
 	if (numa_node_id() != item->nid)
 		mmfree_stat_add(MMFREE_STAT_PAGEFREE_REMOTE_PAGES, item->pages);
 	mmfree_stat_add(MMFREE_STAT_PAGEFREE_WORKER_NS,
