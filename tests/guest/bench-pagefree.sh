@@ -8,9 +8,10 @@
 #     waitpid);
 #   - the stock split between zap and free, two ways: untraced, the same
 #     munmap and exit of pages pinned by an io_uring fixed buffer, so that
-#     the kernel zaps and unmaps them but frees nothing (zap only); traced, the time inside free_pages_and_swap_cache,
-#     measured with function_graph in a separate run (tracing is off
-#     during every other timed run);
+#     the kernel zaps and unmaps them but frees nothing (zap only); traced,
+#     the time inside free_pages_and_swap_cache, measured with
+#     function_graph in a separate run (tracing is off during every other
+#     timed run);
 #   - a sweep of pagefree/workers in sync and in async mode;
 #   - small-op overhead: N x (mmap, touch, munmap) of a few KiB, and N x
 #     fork/exit of a small process, on one CPU, stock (pagefree

@@ -173,7 +173,7 @@ int main(int argc, char **argv)
 		int zap = !strcmp(argv[1], "zap");
 
 		for (i = 0; i < reps; i++) {
-			long kb = memfree_kb();
+			long kb = zap ? memfree_kb() : 0;
 			char *p = touch(len);
 			int ring = zap ? pin(p, len) : -1;
 			double t = now();
@@ -195,7 +195,7 @@ int main(int argc, char **argv)
 		int zap = !strcmp(argv[1], "exitzap");
 
 		for (i = 0; i < reps; i++) {
-			long kb = memfree_kb();
+			long kb = zap ? memfree_kb() : 0;
 			int fd[2], st;
 			char c;
 			pid_t pid;

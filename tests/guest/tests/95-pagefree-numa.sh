@@ -6,8 +6,8 @@
 # and free memory is back where it was.  Were items queued on the zapping
 # CPU's node instead (plain queue_work(), or 6.1's implicitly ordered
 # workqueue with one pool for all nodes), 6.1 would free every page on
-# the wrong node, and 6.12 7-30% of them (measured).  tests/run.sh runs this in a
-# 2-node boot; with one node it skips.
+# the wrong node, and 6.12 7-30% of them (measured).  tests/run.sh runs
+# this in a 2-node boot; with one node it skips.
 . /mmfree/lib.sh
 . /mmfree/tests/90-pagefree.lib
 
