@@ -75,7 +75,7 @@ END {
 
 	print "## Page freeing, " info["kernel"]
 	print ""
-	printf "%s vCPUs, %d MiB, THP %s; medians of %s repetitions (small ops: %s, stock, sync and async alternating; busy: twice as many, stock and sync alternating),", \
+	printf "%s vCPUs, %d MiB, THP %s; medians of %s repetitions, stock, sync and async alternating run by run (small ops: %s; busy: twice as many, stock and sync),", \
 		info["cpus"], info["memtotal_kb"] / 1024, \
 		(info["thp"] ~ /\[never\]/) ? "off" : info["thp"], info["reps"], info["small_reps"]
 	print " spread ±(max − min)/2 as a share of the median."

@@ -3,9 +3,9 @@
 # Page-free benchmark (make bench): stock (mmfree not loaded) against
 # mmfree's pagefree feature in sync and async mode, in one boot.
 #
-#   - munmap of a touched anonymous region, at several sizes (the plot);
-#   - exit of a process holding such a region (fork, touch, SIGKILL,
-#     waitpid);
+#   - munmap of a touched anonymous region, at several sizes (the plot),
+#     and exit of a process holding such a region (fork, touch, SIGKILL,
+#     waitpid): stock, sync and async alternating run by run;
 #   - the stock split between zap and free, two ways: untraced, the same
 #     munmap and exit of pages pinned by an io_uring fixed buffer, so that
 #     the kernel zaps and unmaps them but frees nothing (zap only); traced,
@@ -46,6 +46,7 @@ PF=$MMFREE/pagefree
 T=/sys/kernel/tracing
 
 REPS=5
+REP0=0
 SMALL_REPS=15
 SIZES="256 1024 2048 4096"
 SWEEP_MB=1024
@@ -120,7 +121,7 @@ stats_diff() {	# config test size before after
 }
 
 # Run one series: REPS separate runs of a command printing "what size
-# seconds" (pfbench).
+# seconds" (pfbench), numbered from REP0 + 1.
 series() {	# config test size reps command...
 	local cfg test size reps rep out t0
 	cfg=$1 test=$2 size=$3 reps=$4
@@ -132,8 +133,8 @@ series() {	# config test size reps command...
 	while [ $rep -le "$reps" ]; do
 		out=$("$@") || fail "$*: $out"
 		# "what size seconds", and busy's CPU seconds after them
-		echo "$out" | awk -v h="PF $test $cfg $size $rep" \
-			-v c="PF ${test}cpu $cfg $size $rep" \
+		echo "$out" | awk -v h="PF $test $cfg $size $((REP0 + rep))" \
+			-v c="PF ${test}cpu $cfg $size $((REP0 + rep))" \
 			'{ print h, $3; if (NF > 3) print c, $4 }'
 		quiesce
 		rep=$((rep + 1))
@@ -152,15 +153,48 @@ warm_up() {
 	pfbench forkexit 50 >/dev/null || fail "pfbench forkexit"
 }
 
-# The headline series, run once per configuration.
-main_series() {	# config
-	local mb
-	warm_up
-	echo "== $1: munmap at $SIZES MiB, exit at $BIG MiB"
-	for mb in $SIZES; do
-		series "$1" munmap "$mb" "$REPS" pfbench munmap "$mb" 1
+# The headline series' configurations.  Stock is mmfree not loaded:
+# loading it patches kernel text, which happens here only while no
+# benchmark process runs.
+main_config() {	# stock|sync|async
+	case "$1" in
+	stock)
+		unload
+		;;
+	*)
+		if ! loaded; then
+			load
+			knob_write pagefree/enabled 1 || fail "pagefree/enabled 1"
+		fi
+		mode "$1"
+		;;
+	esac
+}
+
+# The headline series: every size's munmap and the exit, stock, sync and
+# async alternating repetition by repetition, so that drift over the boot
+# (this host's noise moves a series by tens of percent) counts for none
+# of them.
+main_series() {	# configs...
+	local cfg mb rep
+	for cfg in "$@"; do
+		main_config "$cfg"
+		warm_up
 	done
-	series "$1" exit "$BIG" "$REPS" pfbench exit "$BIG" 1
+	echo "== $*, alternating: munmap at $SIZES MiB, exit at $BIG MiB"
+	rep=1
+	while [ $rep -le "$REPS" ]; do
+		REP0=$((rep - 1))
+		for cfg in "$@"; do
+			main_config "$cfg"
+			for mb in $SIZES; do
+				series "$cfg" munmap "$mb" 1 pfbench munmap "$mb" 1
+			done
+			series "$cfg" exit "$BIG" 1 pfbench exit "$BIG" 1
+		done
+		rep=$((rep + 1))
+	done
+	REP0=0
 }
 
 small_config() {	# stock|sync|async
@@ -190,6 +224,7 @@ small_series() {
 	done
 	rep=1
 	while [ $rep -le "$SMALL_REPS" ]; do
+		REP0=$((rep - 1))
 		for cfg in stock sync async; do
 			small_config $cfg
 			series $cfg small "${SMALL_N}x$SMALL_KB" 1 \
@@ -199,6 +234,7 @@ small_series() {
 		done
 		rep=$((rep + 1))
 	done
+	REP0=0
 	small_config sync
 }
 
@@ -212,12 +248,14 @@ busy_series() {
 	rep=1
 	echo "== busy: munmap of $BUSY_MB MiB, two CPU hogs running, stock and sync alternating"
 	while [ $rep -le $((REPS * 2)) ]; do
+		REP0=$((rep - 1))
 		knob_write pagefree/enabled 0 || fail "pagefree/enabled 0"
 		series stock busy "$BUSY_MB" 1 pfbench busy "$BUSY_MB" 1 2
 		knob_write pagefree/enabled 1 || fail "pagefree/enabled 1"
 		series sync busy "$BUSY_MB" 1 pfbench busy "$BUSY_MB" 1 2
 		rep=$((rep + 1))
 	done
+	REP0=0
 }
 
 # --- stock split ------------------------------------------------------
@@ -336,29 +374,29 @@ echo "PFINFO busy $BUSY_MB"
 echo "PFINFO sweep $SWEEP_MB"
 start=$(date +%s)
 
-# 1. Stock: mmfree not loaded.
+# 1. Stock, mmfree not loaded: the zap/free split.
 unload
-main_series stock
+warm_up
 zap_series
 split_series
 
-# 2. mmfree, module defaults (sync).
+# 2. The headline: stock against mmfree's defaults (sync) and async.
 load
 if ! have_pagefree; then
 	echo "PFINFO nopagefree this mmfree has no pagefree feature"
 	unload
+	main_series stock
 else
 	knob_write pagefree/enabled 1 || fail "pagefree/enabled"
 	echo "PFINFO defaults $(for k in mode workers batch_pages min_pages idle_only max_inflight_pages; do
 		printf '%s=%s ' $k "$(knob pagefree/$k)"; done)"
-	mode sync
-	main_series sync
+	main_series stock sync async
+
+	# 3. mmfree's own series: loaded from here on.
+	main_config sync
 	busy_series
 	sweep_series
 	small_series
-	mode async
-	main_series async
-	mode sync
 	quiesce
 	unload
 fi
