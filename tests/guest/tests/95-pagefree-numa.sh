@@ -30,13 +30,12 @@ for mode in sync async; do
 		pf_run taskset -c "$cpu" pftest node $mb 2 $node
 		pf_baseline
 		pf_snap
-		remote0=$(pf_stat remote_pages)
 		pf_run taskset -c "$cpu" pftest node $mb $n $node
 		pf_wait_inflight
 		pf_show "$mode, pages on node $node, task on CPU $cpu"
 		pf_assert_pooled "$mode, node $node"
 		off=$(pf_delta offloaded_pages)
-		remote=$(($(pf_stat remote_pages) - remote0))
+		remote=$(pf_delta remote_pages)
 		echo "$mode, node $node: $off pages freed by workers, $remote of them on another node"
 		[ $((remote * 50)) -le "$off" ] ||
 			fail "$mode: $remote of $off pages of node $node freed on another node"
