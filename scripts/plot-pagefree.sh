@@ -51,6 +51,16 @@ function ratio(a, b) { return (a == "" || b == "" || b == 0) ? "–" : sprintf("
 # The slowdown of b against stock a, in percent.
 function slower(a, b) { return (a == "" || b == "") ? "" : 100 * (b / a - 1) }
 function pct(x) { return x == "" ? "–" : sprintf("%+.1f%%", x) }
+# Median over repetitions of stock / cfg within each repetition: the
+# headline series alternate, so repetition r of each ran back to back.
+function paired(test, size, cfg,   r, m) {
+	m = 0
+	for (r = 1; (test, "stock", size, r) in byrep; r++)
+		if ((test, cfg, size, r) in byrep && byrep[test, cfg, size, r] > 0)
+			val["p", ++m] = byrep[test, "stock", size, r] / byrep[test, cfg, size, r]
+	n["p"] = m
+	return stats("p") ? sprintf("%.2fx", MED) : "–"
+}
 function st(cfg, test, size, name,   k) {
 	k = cfg SUBSEP test SUBSEP size
 	if (!((k, name) in stat) || !n[test SUBSEP cfg SUBSEP size])
@@ -59,7 +69,7 @@ function st(cfg, test, size, name,   k) {
 }
 function num(x, scale, fmt) { return x == "" ? "–" : sprintf(fmt, x / scale) }
 
-$1 == "PF" { add($2 SUBSEP $3 SUBSEP $4, $6); next }
+$1 == "PF" { add($2 SUBSEP $3 SUBSEP $4, $6); byrep[$2, $3, $4, $5] = $6; next }
 $1 == "PFSTAT" { stat[$2 SUBSEP $3 SUBSEP $4, $5] += $6; statkeys[$2 SUBSEP $3 SUBSEP $4] = 1; next }
 $1 == "PFINFO" || $1 == "PFHOST" {
 	k = $2
@@ -149,6 +159,11 @@ END {
 		printf "| the same, CPU time of the munmap | %s | %s | – | %s | – | sync %s |\n", \
 			cell("busycpu" SUBSEP "stock" SUBSEP bm), \
 			cell("busycpu" SUBSEP "sync" SUBSEP bm), ratio(a, b), pct(slower(a, b))
+	print ""
+	printf "Per-run ratios (the %s MiB munmap and exit alternate stock, sync, async; the median of" \
+		" each repetition'"'"'s stock/sync and stock/async): munmap %s and %s, exit %s and %s.\n", big, \
+		paired("munmap", big, "sync"), paired("munmap", big, "async"), \
+		paired("exit", big, "sync"), paired("exit", big, "async")
 	print ""
 
 	# 2. Zap and free.
