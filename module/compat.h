@@ -11,6 +11,7 @@
 #include <linux/ptrace.h>
 #include <linux/types.h>
 #include <linux/version.h>
+#include <linux/workqueue.h>
 
 /*
  * The kernels mmfree was tested on.  Its features reach into kernel
@@ -98,6 +99,35 @@ static inline unsigned long mmfree_gathered_pages(void *const *e)
 static inline struct page *mmfree_gathered_page(void *const *e)
 {
 	return e[0];
+}
+#endif
+
+/*
+ * Since 6.5 an unbound worker is started in its pod but, unless the
+ * workqueue's affinity is strict, may run on any CPU of the workqueue's
+ * cpumask.  Before, the NUMA pools' workers stayed on their node.
+ */
+#if KERNEL_VERSION(6, 5, 0) <= LINUX_VERSION_CODE
+#define MMFREE_WQ_AFFN_SCOPES	1
+static inline void mmfree_wq_attrs_node_strict(struct workqueue_attrs *a)
+{
+	a->affn_scope = WQ_AFFN_NUMA;
+	a->affn_strict = true;
+}
+
+static inline cpumask_var_t *mmfree_wq_attrs_pod_mask(struct workqueue_attrs *a)
+{
+	return &a->__pod_cpumask;
+}
+#else
+#define MMFREE_WQ_AFFN_SCOPES	0
+static inline void mmfree_wq_attrs_node_strict(struct workqueue_attrs *a)
+{
+}
+
+static inline cpumask_var_t *mmfree_wq_attrs_pod_mask(struct workqueue_attrs *a)
+{
+	return NULL;
 }
 #endif
 

@@ -98,6 +98,8 @@ void mmfree_free_gathered(void **entries, unsigned int nr);
 
 /* pool.c */
 struct mmfree_item;
+struct workqueue_attrs;
+struct workqueue_struct;
 
 /* The items of one task's gather, which it waits for (sync mode). */
 struct mmfree_waiter {
@@ -118,6 +120,8 @@ unsigned long mmfree_waiter_finish(struct mmfree_waiter *w);
 bool mmfree_pool_working(void);
 long mmfree_pool_inflight_pages(void);
 void mmfree_pool_set_workers(unsigned int workers);
+int mmfree_pool_keep_to_nodes(int (*apply)(struct workqueue_struct *wq,
+					   const struct workqueue_attrs *attrs));
 void mmfree_pool_drain(void);
 
 /* ksyms.c */

@@ -66,7 +66,7 @@
 
 enum {
 	SYM_FREE_PAGES, SYM_TLB_FLUSH, SYM_TLB_FINISH, SYM_OOM, SYM_IDLE_CPU,
-	SYM_START_BTF, SYM_STOP_BTF, NR_SYMS
+	SYM_APPLY_WQ_ATTRS, SYM_START_BTF, SYM_STOP_BTF, NR_SYMS
 };
 
 static struct mmfree_ksym mmfree_pagefree_syms[NR_SYMS] = {
@@ -75,6 +75,7 @@ static struct mmfree_ksym mmfree_pagefree_syms[NR_SYMS] = {
 	[SYM_TLB_FINISH] = { .name = "tlb_finish_mmu" },
 	[SYM_OOM] = { .name = "out_of_memory" },
 	[SYM_IDLE_CPU] = { .name = "idle_cpu" },
+	[SYM_APPLY_WQ_ATTRS] = { .name = "apply_workqueue_attrs" },
 	[SYM_START_BTF] = { .name = "__start_BTF" },
 	[SYM_STOP_BTF] = { .name = "__stop_BTF" },
 };
@@ -135,6 +136,14 @@ static __mmfree_gate int mmfree_call_idle_cpu(int cpu)
 	return 0;
 }
 
+static __mmfree_gate int
+mmfree_call_apply_wq_attrs(struct workqueue_struct *wq,
+			   const struct workqueue_attrs *attrs)
+{
+	mmfree_gate_missed("apply_workqueue_attrs");
+	return -EOPNOTSUPP;
+}
+
 #define MMFREE_GATE_TO(sym, gate) \
 	[sym] = { .hook = { .name = #gate, .addr = (unsigned long)gate } }
 
@@ -145,6 +154,7 @@ static struct mmfree_gate mmfree_gates[] = {
 	MMFREE_GATE_TO(SYM_TLB_FINISH, mmfree_call_tlb_finish),
 	MMFREE_GATE_TO(SYM_OOM, mmfree_call_oom),
 	MMFREE_GATE_TO(SYM_IDLE_CPU, mmfree_call_idle_cpu),
+	MMFREE_GATE_TO(SYM_APPLY_WQ_ATTRS, mmfree_call_apply_wq_attrs),
 };
 
 /* Free @nr gathered entries the kernel's way, on this CPU. */
@@ -694,6 +704,10 @@ void mmfree_pagefree_init(void)
 			return;
 		}
 	}
+	err = mmfree_pool_keep_to_nodes(mmfree_call_apply_wq_attrs);
+	if (err)
+		pr_warn("pagefree: workers may run off their pages' node (%d)\n",
+			err);
 	mmfree_pagefree_available = true;
 	pr_info("pagefree: %s mode, %u workers, gathers of %u pages or more\n",
 		mmfree_knob(MMFREE_KNOB_PAGEFREE_MODE) ? "async" : "sync",
