@@ -18,8 +18,6 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=${MMFREE_BUILD_MODULE:-$root/scripts/build-module.sh}
 
 kernel='' vmargs=() host=1 demo=0 test=''
-# Tests that need NUMA nodes, and the boot that has them.
-numa_test=pagefree-numa
 while (($#)); do
 	case "$1" in
 	--kernel) kernel=${2:?}; shift 2 ;;
@@ -30,6 +28,16 @@ while (($#)); do
 	*) echo "run.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
 done
+
+# Tests that declare "# needs: numa=2" (tests/guest/runner.sh) run in a
+# second boot with two NUMA nodes; the names of those --test selects.
+# Test names (from their files on stdin) that --test selects: those that
+# contain it, or one of its comma-separated words.
+test_names() {
+	sed -E 's|.*/[0-9]+-||; s|\.sh$||' | grep -F -e "${test//,/$'\n'}" || true
+}
+selected=$(ls "$root"/tests/guest/tests/*.sh | test_names)
+numa_tests=$(grep -l '^# needs:.*numa=2' "$root"/tests/guest/tests/*.sh | test_names)
 
 # Guests booted at once (see the module builds below), checked before
 # anything runs.
@@ -121,15 +129,16 @@ for k in $kernels; do
 			fi | tail -n 1 >>"$results/$i/summary"
 		}
 		main=1 numa=1
+		[[ -n $numa_tests ]] || numa=0
 		((!demo)) || numa=0
-		if [[ -n $test ]]; then
-			[[ $numa_test == *"$test"* ]] || numa=0
-			[[ $test != *numa* ]] || main=0
+		# --test naming only NUMA tests needs only the NUMA boot.
+		if [[ -n $test && -n $numa_tests && -z $(grep -vxF -f <(echo "$numa_tests") <<<"$selected") ]]; then
+			main=0
 		fi
 		echo $((main + numa)) >"$results/$i/boots"
 		# A failed boot is in its summary line; the next one still runs.
 		((!main)) || boot "${vmargs[@]}" || true
-		((!numa)) || boot "${vmargs[@]}" --numa 2 --smp 2 --test "$numa_test" || true
+		((!numa)) || boot "${vmargs[@]}" --numa 2 --smp 2 --append mmfree_needs=numa || true
 	) &
 	running=$((running + 1))
 done

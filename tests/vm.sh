@@ -26,7 +26,7 @@ while (($#)); do
 	--mem) mem=${2:?}; shift 2 ;;
 	--smp) smp=${2:?}; shift 2 ;;
 	--numa) numa=${2:?}; shift 2 ;;
-	--append) append=${2?}; shift 2 ;;
+	--append) append+=" ${2?}"; shift 2 ;;
 	--timeout) timeout_s=${2:?}; shift 2 ;;
 	-h | --help) usage ;;
 	*) echo "vm.sh: unknown argument $1" >&2; usage ;;
@@ -151,7 +151,7 @@ cmdline="console=ttyS0 printk.time=1 panic=-1 oops=panic panic_on_warn=1"
 cmdline+=" softlockup_panic=1 hung_task_panic=1"
 [[ -z $test ]] || cmdline+=" mmfree_test=$test"
 ((demo == 0)) || cmdline+=" mmfree_demo=$script"
-[[ -z $append ]] || cmdline+=" $append"
+cmdline+=$append
 
 mkdir -p "$logs"
 : >"$console"

@@ -2,11 +2,16 @@
 # Run the guest tests /mmfree/tests/*.sh in name order and report KTAP on
 # stdout. A test's name is its file name without ".sh" and without a leading
 # "NN-"; MMFREE_TEST (from mmfree_test= on the kernel command line) keeps
-# only the tests whose name contains it.
+# only the tests whose name contains it (or one of its comma-separated
+# words).
+# A test declares what the machine must have in a line "# needs: numa=N"
+# (N NUMA nodes).  With MMFREE_NEEDS=numa (mmfree_needs=numa on the kernel
+# command line: the 2-node boot of tests/run.sh) only such tests run;
+# otherwise a test whose needs this machine does not meet is skipped.
 # Exit status of a test: 0 = ok, 77 = skip (reason = its last output line),
 # anything else = not ok. Each test gets MMFREE_TEST_TIMEOUT seconds (600).
 
-dir=/mmfree/tests
+dir=${MMFREE_TESTS:-/mmfree/tests}
 timeout_s=${MMFREE_TEST_TIMEOUT:-600}
 work=$(mktemp -d)
 
@@ -15,14 +20,30 @@ name_of() {
 	echo "$n" | sed -E 's/^[0-9]+-//'
 }
 
+# NUMA nodes a test needs (0: none).
+numa_need() {
+	sed -n 's/^# needs:.*numa=\([0-9]*\).*/\1/p' "$1" | head -n 1 | grep . || echo 0
+}
+
+nodes=$(ls -d /sys/devices/system/node/node[0-9]* 2>/dev/null | wc -l)
+
 # Collect the selected tests first: the plan line comes before any result.
 : >"$work/list"
 for t in "$dir"/*.sh; do
 	[ -f "$t" ] || continue
 	n=$(name_of "$t")
-	case "$n" in
-	*"$MMFREE_TEST"*) echo "$t" >>"$work/list" ;;
-	esac
+	selected=0
+	for want in $(echo "$MMFREE_TEST" | tr , ' '); do
+		case "$n" in
+		*"$want"*) selected=1 ;;
+		esac
+	done
+	[ -z "$MMFREE_TEST" ] || [ $selected = 1 ] || continue
+	need=$(numa_need "$t")
+	if [ "${MMFREE_NEEDS:-}" = numa ] && [ "$need" = 0 ]; then
+		continue
+	fi
+	echo "$t" >>"$work/list"
 done
 
 echo "KTAP version 1"
@@ -32,6 +53,11 @@ i=0
 while read -r t; do
 	i=$((i + 1))
 	n=$(name_of "$t")
+	need=$(numa_need "$t")
+	if [ "$need" -gt "$nodes" ]; then
+		echo "ok $i $n # SKIP needs $need NUMA nodes, this machine has $nodes (tests/run.sh runs it in a $need-node boot)"
+		continue
+	fi
 	echo "# $n: start"
 	t0=$(date +%s)
 	# The test's output streams as diagnostics; its status comes back

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-# Helpers for the pagefree tests (9x-pagefree-*.sh), sourced after
-# /mmfree/lib.sh.  Not a test: the runner only runs *.sh.
+# Helpers for the pagefree tests (tests/*-pagefree-*.sh), sourced after
+# /mmfree/lib.sh.
 #
 # The workloads are /mmfree/pftest (tests/guest/bin-src/pftest.c).  Sizes
 # stay small (TCG: touching 1 GiB takes seconds); THP is off unless a
@@ -11,12 +11,16 @@ PARAMS=/sys/module/mmfree/parameters
 THP=/sys/kernel/mm/transparent_hugepage/enabled
 PFCG=/sys/fs/cgroup/mmfree-pf
 
-PF_STATS="offloaded_pages helped_pages inline_small_pages inline_busy_pages
-inline_nomem_pages inline_oom_pages inline_pressure_pages
-inline_disabled_pages"
-# Counted besides: items queued, and which of the offloaded pages a
-# worker freed off their node.
-PF_COUNTERS="$PF_STATS work_items remote_pages"
+# The statistics that account every gathered page, whichever way it went
+# (set by pf_load: every inline_*_pages file the module has); counted
+# besides: items queued, and which of the offloaded pages a worker freed
+# off their node.
+PF_STATS=
+PF_COUNTERS=
+pf_stats_list() {
+	PF_STATS="offloaded_pages helped_pages $(cd "$PF/stats" && echo inline_*_pages)"
+	PF_COUNTERS="$PF_STATS work_items remote_pages"
+}
 
 # Free memory (MemFree plus the per-CPU lists) moves by a few MB between
 # settled readings in this VM; the tolerance is below the smallest region
@@ -54,6 +58,31 @@ pf_bg_stop() {
 WQ_MASK=/sys/devices/virtual/workqueue/cpumask
 PF_WQ_MASK_ORIG=
 
+# Unbound workqueue workers (the pool's) only on CPU 0; the workload runs
+# on CPU 1.
+pf_confine_workers() {
+	[ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs"
+	[ -w "$WQ_MASK" ] || skip "no $WQ_MASK"
+	PF_WQ_MASK_ORIG=$(cat "$WQ_MASK")
+	echo 1 >"$WQ_MASK" || fail "confining unbound workers to CPU 0"
+}
+
+# ... where a nice -20 hog leaves them about 1% of the CPU: what the pool
+# was given stays in flight for a while.
+pf_starve_workers() {
+	pf_confine_workers
+	pf_bg nice -n -20 taskset -c 0 pftest spin 600
+	sleep 0.5
+}
+
+pf_feed_workers() {
+	pf_bg_stop
+	if [ -n "$PF_WQ_MASK_ORIG" ]; then
+		echo "$PF_WQ_MASK_ORIG" >"$WQ_MASK"
+		PF_WQ_MASK_ORIG=
+	fi
+}
+
 pf_cleanup() {
 	pf_bg_stop
 	[ -z "$PF_WQ_MASK_ORIG" ] || echo "$PF_WQ_MASK_ORIG" >"$WQ_MASK"
@@ -74,6 +103,7 @@ pf_load() {
 	load "$@"
 	[ -d "$PF" ] || fail "$PF missing: pagefree is not available on $(uname -r) (see dmesg: $(dmesg | grep -i pagefree | tail -n 1))"
 	[ "$(knob pagefree/enabled)" = 1 ] || fail "pagefree/enabled is $(knob pagefree/enabled) after modprobe $*"
+	pf_stats_list
 	[ "$(thp_mode)" = never ] || thp_set never
 }
 
@@ -89,6 +119,7 @@ pf_knob() {	# name value
 # Remember every counter; pf_delta NAME is its growth since then.
 pf_snap() {
 	local n
+	[ -n "$PF_COUNTERS" ] || pf_stats_list
 	for n in $PF_COUNTERS; do
 		eval "PF_SNAP_$n=$(pf_stat $n)"
 	done

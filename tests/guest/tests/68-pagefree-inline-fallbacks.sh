@@ -6,7 +6,7 @@
 # nothing is offloaded, in sync and async mode; test_fail_alloc=3 mixes
 # both.  No leak either way.
 . /mmfree/lib.sh
-. /mmfree/tests/90-pagefree.lib
+. /mmfree/lib-pagefree.sh
 
 mb=64
 pages=$((2 * mb * 256))		# two munmaps of $mb MiB

@@ -6,7 +6,7 @@
 # really used (offloaded_pages grew), every gathered page accounted in
 # the statistics, and none in flight.
 . /mmfree/lib.sh
-. /mmfree/tests/90-pagefree.lib
+. /mmfree/lib-pagefree.sh
 
 n=${PF_LEAK_CYCLES:-100}
 mb=32

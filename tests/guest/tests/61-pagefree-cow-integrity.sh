@@ -7,7 +7,7 @@
 # sync and async mode, and in async with every gather offloaded in
 # 16-page items.
 . /mmfree/lib.sh
-. /mmfree/tests/90-pagefree.lib
+. /mmfree/lib-pagefree.sh
 
 rounds=${PF_COW_ROUNDS:-8}
 

@@ -6,7 +6,7 @@
 # (pftest split), and munmap and fork/exit cycles; afterwards MemFree and
 # AnonHugePages are back where they were.
 . /mmfree/lib.sh
-. /mmfree/tests/90-pagefree.lib
+. /mmfree/lib-pagefree.sh
 
 ran=0
 for thp in always never; do

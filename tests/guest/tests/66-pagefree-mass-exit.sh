@@ -6,7 +6,7 @@
 # right status, every page is accounted, and free memory comes back (no
 # leak); the console shows no splat.
 . /mmfree/lib.sh
-. /mmfree/tests/90-pagefree.lib
+. /mmfree/lib-pagefree.sh
 
 n=${PF_HERD:-32}
 mb=16

@@ -6,7 +6,7 @@
 # fails, no knob write is refused, no splat, and afterwards nothing is in
 # flight and MemFree is back (no leak).
 . /mmfree/lib.sh
-. /mmfree/tests/90-pagefree.lib
+. /mmfree/lib-pagefree.sh
 
 steps=${PF_CHURN_STEPS:-20}
 dir=/tmp/pf-churn

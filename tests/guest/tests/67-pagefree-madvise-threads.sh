@@ -7,7 +7,7 @@
 # idle_only=0 (the threads keep both CPUs busy), in sync and async mode;
 # the pool must have taken the zapped pages, and none may leak.
 . /mmfree/lib.sh
-. /mmfree/tests/90-pagefree.lib
+. /mmfree/lib-pagefree.sh
 
 secs=${PF_THREADS_SECONDS:-5}
 for mode in sync async; do

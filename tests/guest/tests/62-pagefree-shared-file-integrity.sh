@@ -6,7 +6,7 @@
 # again after fsync and POSIX_FADV_DONTNEED (from the disk).  On tmpfs and
 # on ext4 (on a zram disk), in sync and in async mode.
 . /mmfree/lib.sh
-. /mmfree/tests/90-pagefree.lib
+. /mmfree/lib-pagefree.sh
 
 rounds=${PF_FILE_ROUNDS:-3}
 dirs=/tmp

@@ -14,7 +14,7 @@
 # the stock count in the same setting (and the async run really
 # offloaded).
 . /mmfree/lib.sh
-. /mmfree/tests/90-pagefree.lib
+. /mmfree/lib-pagefree.sh
 
 holders=3
 mb=48

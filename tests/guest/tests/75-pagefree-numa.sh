@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: numa=2
 # NUMA: work items are freed on their pages' node.  With two nodes of one
 # CPU each, a task on one node's CPU unmaps 8 x 64 MiB bound to the other
 # node, in sync and async mode: the pool took the gathers, at most 2% of
@@ -6,13 +7,11 @@
 # and free memory is back where it was.  Were items queued on the zapping
 # CPU's node instead (plain queue_work(), or 6.1's implicitly ordered
 # workqueue with one pool for all nodes), 6.1 would free every page on
-# the wrong node, and 6.12 7-30% of them (measured).  tests/run.sh runs
-# this in a 2-node boot; with one node it skips.
+# the wrong node, and 6.12 7-30% of them (measured).
 . /mmfree/lib.sh
-. /mmfree/tests/90-pagefree.lib
+. /mmfree/lib-pagefree.sh
 
 NODES=/sys/devices/system/node
-[ -d $NODES/node1 ] || skip "one NUMA node (tests/run.sh runs this test in a 2-node boot)"
 
 node_cpu() {	# node: its first CPU
 	sed 's/[-,].*//' $NODES/node$1/cpulist

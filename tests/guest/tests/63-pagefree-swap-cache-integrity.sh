@@ -8,7 +8,7 @@
 # must really have been swapped out and come back through the swap cache,
 # and afterwards no swap slot stays in use.  In sync and async mode.
 . /mmfree/lib.sh
-. /mmfree/tests/90-pagefree.lib
+. /mmfree/lib-pagefree.sh
 
 mb=${PF_SWAP_MB:-48}
 rounds=${PF_SWAP_ROUNDS:-1}
