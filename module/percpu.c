@@ -14,10 +14,21 @@
  * anything itself, and allocation reintegrates a sidelined chunk as it
  * does for the kernel's own isolations.
  *
- * Triggers: a debounced kick from free_percpu(), a tick every interval_ms,
- * and writes to reclaim.  Chunk lists, chunk fields and the global
- * counters are protected by pcpu_lock, taken with interrupts off as the
- * kernel does.
+ * mmfree isolates only in balance runs it asked for; the kernel's own runs
+ * (scheduled when an allocation leaves too few empty pages) stay stock.
+ * It asks when percpu frees have been quiet for MMFREE_PCPU_QUIET_MS (an
+ * rmdir storm is over), at the latest MMFREE_PCPU_LATEST_MS after the
+ * first free since the last run, every interval_ms, and on a write to
+ * reclaim.  That is the hysteresis: under steady churn (memory cgroups
+ * created and deleted all the time) a page emptied now is likely filled
+ * again soon, and each depopulating run ends in a TLB flush on every CPU,
+ * so mmfree depopulates at most once per MMFREE_PCPU_LATEST_MS then, and
+ * down to the floor once the churn stops.
+ *
+ * Chunk lists, chunk fields and the global counters are protected by
+ * pcpu_lock, taken with interrupts off as the kernel does.  Statistics
+ * that walk the chunks under it are root-only files; the page bitmaps are
+ * walked only for the debugfs recount.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -37,8 +48,10 @@
 
 /* A page is empty when its block's longest free run spans the page. */
 #define MMFREE_PCPU_BLOCK_BITS	(PAGE_SIZE >> 2)	/* PCPU_MIN_ALLOC_SHIFT */
-/* Let a burst of frees (an rmdir storm) finish before a balance run. */
-#define MMFREE_PCPU_KICK_MS	100
+/* Frees quiet this long: a burst (an rmdir storm) is over. */
+#define MMFREE_PCPU_QUIET_MS	1000
+/* Under steady churn, a run at most this long after the first free. */
+#define MMFREE_PCPU_LATEST_MS	10000
 
 enum {
 	SYM_BALANCE_WORKFN, SYM_BALANCE_FREE, SYM_FREE_PERCPU,
@@ -78,7 +91,7 @@ static struct {
 	spinlock_t *lock;		/* pcpu_lock: chunk lists and counters */
 	struct work_struct *balance_work;
 	int *nr_empty_pop_pages;
-	int *nr_populated;
+	unsigned long *nr_populated;
 	int nr_units;
 	void *first_chunk, *reserved_chunk;
 } pcpu;
@@ -101,11 +114,19 @@ static struct {
 	atomic_long_t isolated_chunks;
 	atomic_long_t depopulated;
 	/* Balance run in progress that mmfree isolated chunks for. */
-	int run_populated;
+	unsigned long run_populated;
 	bool run_isolated;
 } stats;
 
-static unsigned long mmfree_percpu_kick_pending;
+/* Bits of mmfree_percpu_flags. */
+enum {
+	MMFREE_PCPU_KICK_PENDING,	/* a kick is scheduled */
+	MMFREE_PCPU_RUN_WANTED,		/* the next balance run is mmfree's */
+};
+
+static unsigned long mmfree_percpu_flags;
+/* jiffies of the latest free, and of the first since the last kick. */
+static unsigned long mmfree_percpu_last_free, mmfree_percpu_first_free;
 static struct dentry *mmfree_percpu_debugfs;
 
 static void *mmfree_chunk_of(struct list_head *node)
@@ -134,7 +155,7 @@ static bool mmfree_chunk_candidate(void *chunk, int min)
 
 /*
  * Isolate qualifying chunks onto the to-depopulate list, exactly as
- * pcpu_isolate_chunk() does.  Caller holds pcpu_lock.
+ * pcpu_isolate_chunk() does.
  *
  * pcpu_reclaim_populated() reintegrates an isolated chunk untouched while
  * fewer than 4 empty pages remain in non-isolated chunks, so the float
@@ -150,6 +171,8 @@ static void mmfree_percpu_isolate(void)
 	struct list_head *pos, *next;
 	void *holder = NULL;
 	int slot, empty, held = *pcpu.nr_empty_pop_pages;
+
+	lockdep_assert_held(pcpu.lock);
 
 	/* Sidelined chunks are isolated already: slots outside it. */
 	for (slot = 0; slot <= pcpu.free_slot; slot++) {
@@ -197,7 +220,10 @@ static void mmfree_percpu_isolate(void)
 	}
 }
 
-/* At the start of a balance run, before pcpu_reclaim_populated(). */
+/*
+ * At the start of a balance run, before pcpu_reclaim_populated(): only in
+ * runs mmfree asked for (mmfree_percpu_request_run()).
+ */
 static void notrace mmfree_balance_workfn_hook(unsigned long ip,
 					       unsigned long parent_ip,
 					       struct ftrace_ops *op,
@@ -205,6 +231,8 @@ static void notrace mmfree_balance_workfn_hook(unsigned long ip,
 {
 	unsigned long flags;
 
+	if (!test_and_clear_bit(MMFREE_PCPU_RUN_WANTED, &mmfree_percpu_flags))
+		return;
 	spin_lock_irqsave(pcpu.lock, flags);
 	stats.run_isolated = false;
 	stats.run_populated = *pcpu.nr_populated;
@@ -223,33 +251,65 @@ static void notrace mmfree_balance_free_hook(unsigned long ip,
 					     struct ftrace_ops *op,
 					     struct ftrace_regs *fregs)
 {
-	int released;
+	long released;
 
 	if (!mmfree_ftrace_arg(fregs, 0) || !stats.run_isolated)
 		return;
-	released = stats.run_populated - READ_ONCE(*pcpu.nr_populated);
+	released = (long)(stats.run_populated - READ_ONCE(*pcpu.nr_populated));
 	if (released > 0)
 		atomic_long_add(released, &stats.depopulated);
 	stats.run_isolated = false;
 }
 
-static void mmfree_percpu_kick_fn(struct work_struct *work)
+/* Have the next balance run isolate, and queue one. */
+static void mmfree_percpu_request_run(void)
 {
-	clear_bit(0, &mmfree_percpu_kick_pending);
+	set_bit(MMFREE_PCPU_RUN_WANTED, &mmfree_percpu_flags);
 	schedule_work(pcpu.balance_work);
 }
 
+static void mmfree_percpu_kick_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(mmfree_percpu_kick_work, mmfree_percpu_kick_fn);
 
-/* Any context: free_percpu() runs in softirq (RCU callbacks) too. */
+/* Quiet since the latest free, or waited long enough: run; else wait on. */
+static void mmfree_percpu_kick_fn(struct work_struct *work)
+{
+	unsigned long now = jiffies;
+	unsigned long quiet = READ_ONCE(mmfree_percpu_last_free) +
+			      msecs_to_jiffies(MMFREE_PCPU_QUIET_MS);
+	unsigned long latest = READ_ONCE(mmfree_percpu_first_free) +
+			       msecs_to_jiffies(MMFREE_PCPU_LATEST_MS);
+
+	if (time_before(now, quiet) && time_before(now, latest)) {
+		schedule_delayed_work(&mmfree_percpu_kick_work,
+				      (time_before(quiet, latest) ? quiet : latest) -
+				      now);
+		return;
+	}
+	clear_bit(MMFREE_PCPU_KICK_PENDING, &mmfree_percpu_flags);
+	mmfree_percpu_request_run();
+}
+
+/*
+ * Any context: free_percpu() runs in softirq (RCU callbacks) too.  On
+ * every free of every CPU: shared words are written at most once a jiffy
+ * and once a kick.
+ */
 static void notrace mmfree_free_percpu_hook(unsigned long ip,
 					    unsigned long parent_ip,
 					    struct ftrace_ops *op,
 					    struct ftrace_regs *fregs)
 {
-	if (!test_and_set_bit(0, &mmfree_percpu_kick_pending))
-		schedule_delayed_work(&mmfree_percpu_kick_work,
-				      msecs_to_jiffies(MMFREE_PCPU_KICK_MS));
+	unsigned long now = jiffies;
+
+	if (READ_ONCE(mmfree_percpu_last_free) != now)
+		WRITE_ONCE(mmfree_percpu_last_free, now);
+	if (test_bit(MMFREE_PCPU_KICK_PENDING, &mmfree_percpu_flags) ||
+	    test_and_set_bit(MMFREE_PCPU_KICK_PENDING, &mmfree_percpu_flags))
+		return;
+	WRITE_ONCE(mmfree_percpu_first_free, now);
+	schedule_delayed_work(&mmfree_percpu_kick_work,
+			      msecs_to_jiffies(MMFREE_PCPU_QUIET_MS));
 }
 
 static struct mmfree_hook mmfree_percpu_hooks[] = {
@@ -265,7 +325,7 @@ static void mmfree_percpu_tick_fn(struct work_struct *work)
 {
 	unsigned int ms = mmfree_knob(MMFREE_KNOB_PERCPU_INTERVAL_MS);
 
-	schedule_work(pcpu.balance_work);
+	mmfree_percpu_request_run();
 	if (ms && READ_ONCE(mmfree_percpu_on))
 		schedule_delayed_work(&mmfree_percpu_tick_work,
 				      msecs_to_jiffies(ms));
@@ -281,7 +341,8 @@ static void mmfree_percpu_detach(void)
 	WRITE_ONCE(mmfree_percpu_on, false);
 	cancel_delayed_work_sync(&mmfree_percpu_kick_work);
 	cancel_delayed_work_sync(&mmfree_percpu_tick_work);
-	clear_bit(0, &mmfree_percpu_kick_pending);
+	clear_bit(MMFREE_PCPU_KICK_PENDING, &mmfree_percpu_flags);
+	clear_bit(MMFREE_PCPU_RUN_WANTED, &mmfree_percpu_flags);
 }
 
 /**
@@ -339,7 +400,7 @@ int mmfree_percpu_reclaim(void)
 	 * A queued run scans when it starts; a running one has scanned, so
 	 * queue another.  flush_work() waits for the last queued run.
 	 */
-	schedule_work(pcpu.balance_work);
+	mmfree_percpu_request_run();
 	flush_work(pcpu.balance_work);
 out:
 	mutex_unlock(&mmfree_percpu_lock);
@@ -355,7 +416,14 @@ struct mmfree_percpu_count {
 	long first_empty;
 };
 
-static void mmfree_percpu_count(struct mmfree_percpu_count *c)
+/*
+ * Count what the chunks hold, under pcpu_lock with interrupts off: only
+ * for root (the files that call it are 0400, debugfs is root's), as every
+ * percpu allocation and free waits meanwhile.  @bitmaps: also recount
+ * the empty pages from the page bitmaps (the debugfs check).
+ */
+static noinline void mmfree_percpu_count(struct mmfree_percpu_count *c,
+					 bool bitmaps)
 {
 	unsigned long flags;
 	struct list_head *pos;
@@ -376,7 +444,8 @@ static void mmfree_percpu_count(struct mmfree_percpu_count *c)
 			if (CHUNK(chunk, isolated, bool))
 				continue;
 			c->listed_empty += empty;
-			for (page = 0; page < CHUNK(chunk, nr_pages, int); page++)
+			for (page = 0; bitmaps && page < CHUNK(chunk, nr_pages, int);
+			     page++)
 				c->bitmap_empty += mmfree_chunk_page_empty(chunk,
 									   page);
 		}
@@ -402,13 +471,13 @@ long mmfree_percpu_stat(enum mmfree_stat_id id)
 		return atomic_long_read(&stats.depopulated);
 	case MMFREE_STAT_PERCPU_UNITS:
 		return pcpu.nr_units;
+	case MMFREE_STAT_PERCPU_POPULATED_PAGES:
+		return READ_ONCE(*pcpu.nr_populated);
 	default:
 		break;
 	}
-	mmfree_percpu_count(&c);
+	mmfree_percpu_count(&c, false);
 	switch (id) {
-	case MMFREE_STAT_PERCPU_POPULATED_PAGES:
-		return c.populated;
 	case MMFREE_STAT_PERCPU_EMPTY_PAGES:
 		return c.empty;
 	case MMFREE_STAT_PERCPU_FLOOR_PAGES:
@@ -442,7 +511,7 @@ static int mmfree_percpu_accounting_show(struct seq_file *m, void *v)
 	}
 	spin_unlock_irqrestore(pcpu.lock, flags);
 
-	mmfree_percpu_count(&c);
+	mmfree_percpu_count(&c, true);
 	seq_printf(m, "pcpu_nr_empty_pop_pages %ld\n", c.kernel_empty);
 	seq_printf(m, "chunks_nr_empty_pop_pages %ld\n", c.listed_empty);
 	seq_printf(m, "bitmap_empty_pop_pages %ld\n", c.bitmap_empty);
@@ -485,14 +554,15 @@ static int mmfree_percpu_resolve(void)
 {
 	int err;
 
-	err = mmfree_ksyms_resolve("percpu", mmfree_percpu_syms, NR_SYMS);
-	if (err)
-		return err;
+	/* Before any probe is armed on the kernel's symbols. */
 	if (!mmfree_kernel_tested()) {
 		pr_warn("percpu disabled: kernel %s is untested\n",
 			init_utsname()->release);
 		return -EOPNOTSUPP;
 	}
+	err = mmfree_ksyms_resolve("percpu", mmfree_percpu_syms, NR_SYMS);
+	if (err)
+		return err;
 	err = mmfree_btf_init(KSYM(SYM_START_BTF, void *),
 			      KSYM(SYM_STOP_BTF, void *));
 	if (err) {
@@ -520,7 +590,7 @@ static int mmfree_percpu_resolve(void)
 	pcpu.lock = KSYM(SYM_LOCK, spinlock_t *);
 	pcpu.balance_work = KSYM(SYM_BALANCE_WORK, struct work_struct *);
 	pcpu.nr_empty_pop_pages = KSYM(SYM_NR_EMPTY_POP_PAGES, int *);
-	pcpu.nr_populated = KSYM(SYM_NR_POPULATED, int *);
+	pcpu.nr_populated = KSYM(SYM_NR_POPULATED, unsigned long *);
 	pcpu.nr_units = *KSYM(SYM_NR_UNITS, int *);
 	pcpu.first_chunk = *KSYM(SYM_FIRST_CHUNK, void **);
 	pcpu.reserved_chunk = *KSYM(SYM_RESERVED_CHUNK, void **);
@@ -543,7 +613,7 @@ void mmfree_percpu_init(void)
 		return;
 	mmfree_percpu_available = true;
 	pr_info("percpu: %d units, chunk layout from BTF\n", pcpu.nr_units);
-	mmfree_percpu_debugfs = debugfs_create_file("percpu_accounting", 0444,
+	mmfree_percpu_debugfs = debugfs_create_file("percpu_accounting", 0400,
 						    mmfree_debugfs_dir(), NULL,
 						    &mmfree_percpu_accounting_fops);
 }

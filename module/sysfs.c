@@ -271,7 +271,8 @@ static void mmfree_dir_stats(struct mmfree_dir *dir)
 		stat->read = dir->stat;
 		sysfs_attr_init(&stat->attr.attr);
 		stat->attr.attr.name = mmfree_stat_descs[i].name;
-		stat->attr.attr.mode = 0444;
+		/* A walk under pcpu_lock is not for unprivileged loops. */
+		stat->attr.attr.mode = mmfree_stat_descs[i].root_only ? 0400 : 0444;
 		stat->attr.show = mmfree_stat_show;
 		dir->stat_attrs[n++] = &stat->attr.attr;
 	}

@@ -5,17 +5,19 @@
 #
 #   scripts/bench.sh [--kernel 6.1|6.12] [--quick] [--percpu-only |
 #                    --pagefree-only] [--a PARENTS] [--b CGROUPS]
-#                    [--pf-reps N] [--pf-sizes MB,MB,...]
+#                    [--churn SECONDS] [--pf-reps N] [--pf-sizes MB,MB,...]
 #
 # --kernel        one kernel series only (default: both)
-# --quick         smaller runs: percpu --a 100 --b 1100; pagefree 256, 512
-#                 and 1024 MiB, 3 repetitions (6 for small ops)
+# --quick         smaller runs: percpu --a 100 --b 1100 --churn 20; pagefree
+#                 256, 512 and 1024 MiB, 3 repetitions (6 for small ops)
 # --percpu-only, --pagefree-only
 #                 run one part only
 # --a, --b        percpu: shrink the patterns (default 1000 parents x 10
 #                 children, and 11000 flat cgroups): under TCG, creating
 #                 memory cgroups with 64 possible CPUs takes minutes per
 #                 thousand
+# --churn N       percpu: seconds per run of the steady-churn series C
+#                 (default 60; 3 runs each of stock and mmfree)
 # --pf-reps N     pagefree: repetitions per series (default 5, quick 3)
 # --pf-sizes L    pagefree: munmap sizes in MiB, comma-separated; the
 #                 largest is also the exit, split and headline size
@@ -36,9 +38,9 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-usage() { sed -n '5,23s/^# \?//p' "$0" >&2; exit 2; }
+usage() { sed -n '5,25s/^# \?//p' "$0" >&2; exit 2; }
 
-kernel='' quick=0 percpu=1 pagefree=1 a='' b='' pf_append=''
+kernel='' quick=0 percpu=1 pagefree=1 a='' b='' churn='' pf_append=''
 while (($#)); do
 	case "$1" in
 	--kernel) kernel=${2:?}; shift 2 ;;
@@ -47,6 +49,7 @@ while (($#)); do
 	--pagefree-only) percpu=0; shift ;;
 	--a) a=${2:?}; shift 2 ;;
 	--b) b=${2:?}; shift 2 ;;
+	--churn) churn=${2:?}; shift 2 ;;
 	--pf-reps) pf_append+=" mmfree_pf_reps=${2:?}"; shift 2 ;;
 	--pf-sizes) pf_append+=" mmfree_pf_sizes=${2:?}"; shift 2 ;;
 	-h | --help) usage ;;
@@ -55,12 +58,13 @@ while (($#)); do
 done
 ((percpu || pagefree)) || { echo "bench.sh: --percpu-only and --pagefree-only exclude each other" >&2; exit 2; }
 if ((quick)); then
-	a=${a:-100} b=${b:-1100}
+	a=${a:-100} b=${b:-1100} churn=${churn:-20}
 	pf_append="mmfree_pf_quick=1$pf_append"
 fi
 percpu_append=maxcpus=2
 [[ -z $a ]] || percpu_append+=" mmfree_bench_a=$a"
 [[ -z $b ]] || percpu_append+=" mmfree_bench_b=$b"
+[[ -z $churn ]] || percpu_append+=" mmfree_bench_churn=$churn"
 
 out=$top/build/bench
 mkdir -p "$out"

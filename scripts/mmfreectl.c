@@ -967,6 +967,7 @@ static size_t status_text_dir(size_t first, long page_size)
 	const char *dir = mmfree_stat_descs[first].dir;
 	char path[256];
 	long long val, units;
+	int ret;
 	size_t i, end;
 
 	for (end = first; end < MMFREE_NR_STATS &&
@@ -982,14 +983,18 @@ static size_t status_text_dir(size_t first, long page_size)
 		const struct mmfree_stat_desc *s = &mmfree_stat_descs[i];
 
 		snprintf(path, sizeof(path), "%s/%s", dir, s->name);
-		if (!sysfs_read_ll(path, &val))
+		ret = sysfs_read_ll(path, &val);
+		if (!ret)
 			status_text_stat(s, val, units, page_size);
+		else if (s->root_only && ret == -EACCES)
+			printf("  %-29s %14s  (root only: read under a kernel lock)\n",
+			       s->name, "-");
 	}
 	if (units > 0 && dir_has_unit(dir, MMFREE_STAT_PAGES))
 		printf("(pages are per unit: system wide, pages x %lld units x %ld bytes)\n",
 		       units, page_size);
 	if (dir_has_unit(dir, MMFREE_STAT_FREED))
-		printf("(bytes are pages x %ld; a huge page freed whole counts as one page)\n",
+		printf("(bytes are pages x %ld; a huge page counts all its base pages)\n",
 		       page_size);
 	return end;
 }

@@ -10,9 +10,14 @@
  * MMFREE_STAT_PAGES values count pages in each unit of a percpu chunk (one
  * unit per possible CPU): system wide that is the value times the "units"
  * statistic of the same directory times the page size, as for the Percpu:
- * line of /proc/meminfo.  MMFREE_STAT_FREED values count gathered pages
- * (a huge page gathered whole counts once).  MMFREE_STAT_NSEC values are
+ * line of /proc/meminfo.  MMFREE_STAT_FREED values count base pages (a
+ * gathered huge page counts all its pages).  MMFREE_STAT_NSEC values are
  * nanoseconds.  MMFREE_STAT_COUNT values are plain counts.
+ *
+ * A statistic with root_only set is read under a kernel lock that every
+ * percpu allocation takes (a walk over the chunks): its file is 0400, so
+ * that no unprivileged reader can stall allocations.  The others read
+ * counters and are 0444.
  *
  * Included by kernel and userspace code alike: plain C types only.
  */
@@ -42,6 +47,8 @@ enum mmfree_stat_id {
 	MMFREE_STAT_PAGEFREE_INLINE_BUSY_PAGES,
 	MMFREE_STAT_PAGEFREE_INLINE_NOMEM_PAGES,
 	MMFREE_STAT_PAGEFREE_INLINE_OOM_PAGES,
+	MMFREE_STAT_PAGEFREE_INLINE_LIMITED_PAGES,
+	MMFREE_STAT_PAGEFREE_INLINE_HUGETLB_PAGES,
 	MMFREE_STAT_PAGEFREE_INLINE_PRESSURE_PAGES,
 	MMFREE_STAT_PAGEFREE_INLINE_DISABLED_PAGES,
 	MMFREE_STAT_PAGEFREE_INFLIGHT_PAGES,
@@ -55,6 +62,7 @@ struct mmfree_stat_desc {
 	const char *dir;
 	const char *name;
 	enum mmfree_stat_unit unit;
+	int root_only;
 	const char *help;
 };
 
@@ -74,17 +82,17 @@ const struct mmfree_stat_desc mmfree_stat_descs[MMFREE_NR_STATS] = {
 	},
 	[MMFREE_STAT_PERCPU_EMPTY_PAGES] = {
 		.dir = "percpu/stats", .name = "empty_pages",
-		.unit = MMFREE_STAT_PAGES,
+		.unit = MMFREE_STAT_PAGES, .root_only = 1,
 		.help = "populated pages with no live allocation, all chunks",
 	},
 	[MMFREE_STAT_PERCPU_FLOOR_PAGES] = {
 		.dir = "percpu/stats", .name = "floor_pages",
-		.unit = MMFREE_STAT_PAGES,
+		.unit = MMFREE_STAT_PAGES, .root_only = 1,
 		.help = "populated pages holding live allocations: the floor",
 	},
 	[MMFREE_STAT_PERCPU_CHUNKS] = {
 		.dir = "percpu/stats", .name = "chunks",
-		.unit = MMFREE_STAT_COUNT,
+		.unit = MMFREE_STAT_COUNT, .root_only = 1,
 		.help = "chunks on the kernel's lists",
 	},
 	[MMFREE_STAT_PERCPU_UNITS] = {
@@ -140,12 +148,22 @@ const struct mmfree_stat_desc mmfree_stat_descs[MMFREE_NR_STATS] = {
 	[MMFREE_STAT_PAGEFREE_INLINE_OOM_PAGES] = {
 		.dir = "pagefree/stats", .name = "inline_oom_pages",
 		.unit = MMFREE_STAT_FREED,
-		.help = "freed inline: OOM victim, PF_MEMALLOC, or async from a kernel thread",
+		.help = "freed inline: OOM victim, PF_MEMALLOC, or a kernel thread (OOM reaper)",
+	},
+	[MMFREE_STAT_PAGEFREE_INLINE_LIMITED_PAGES] = {
+		.dir = "pagefree/stats", .name = "inline_limited_pages",
+		.unit = MMFREE_STAT_FREED,
+		.help = "freed inline: the task's CPU is limited (cpu.max) or it runs real-time",
+	},
+	[MMFREE_STAT_PAGEFREE_INLINE_HUGETLB_PAGES] = {
+		.dir = "pagefree/stats", .name = "inline_hugetlb_pages",
+		.unit = MMFREE_STAT_FREED,
+		.help = "freed inline: hugetlb pages, needed back when munmap or exit returns",
 	},
 	[MMFREE_STAT_PAGEFREE_INLINE_PRESSURE_PAGES] = {
 		.dir = "pagefree/stats", .name = "inline_pressure_pages",
 		.unit = MMFREE_STAT_FREED,
-		.help = "freed inline: free memory below the high watermarks",
+		.help = "freed inline: free memory of the pages' node below its high watermarks",
 	},
 	[MMFREE_STAT_PAGEFREE_INLINE_DISABLED_PAGES] = {
 		.dir = "pagefree/stats", .name = "inline_disabled_pages",

@@ -11,16 +11,30 @@
 # Each pattern is created once; the deletion runs with mmfree loaded but
 # its percpu feature off (stock behaviour, stats readable), then one
 # reclaim write shows what mmfree recovers.
+#
+#   C: steady churn, what it costs: CHURN_CGROUPS cgroups, then one in 8
+#      of them deleted and re-created in a loop for CHURN_SECONDS, with
+#      the percpu feature off (stock) and on (mmfree, default knobs),
+#      alternating run by run, CHURN_REPS times each: cgroups re-created
+#      per second and TLB shootdown interrupts (/proc/interrupts "TLB",
+#      all CPUs) per re-created cgroup, then 5 s after the churn stops
+#      the empty pages left.  Target: mmfree costs at most 10% more than
+#      stock in either.
 . /mmfree/lib.sh
 
 A_PARENTS=1000
 B_CGROUPS=11000
-# Smaller runs: mmfree_bench_a=PARENTS mmfree_bench_b=CGROUPS on the
-# kernel command line (scripts/bench.sh --a N --b N).
+CHURN_CGROUPS=400
+CHURN_SECONDS=60
+CHURN_REPS=3
+# Smaller runs: mmfree_bench_a=PARENTS mmfree_bench_b=CGROUPS
+# mmfree_bench_churn=SECONDS on the kernel command line (scripts/bench.sh
+# --a N --b N --churn N).
 for arg in $(cat /proc/cmdline); do
 	case "$arg" in
 	mmfree_bench_a=*) A_PARENTS=${arg#*=} ;;
 	mmfree_bench_b=*) B_CGROUPS=${arg#*=} ;;
+	mmfree_bench_churn=*) CHURN_SECONDS=${arg#*=} ;;
 	esac
 done
 
@@ -99,7 +113,84 @@ run() {	# name create delete
 	unload
 }
 
+# TLB shootdown interrupts so far, all CPUs.
+tlb_ipis() {
+	awk '$1 == "TLB:" { for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) n += $i } END { print n + 0 }' /proc/interrupts
+}
+
+# One churn run: delete and re-create every 8th cgroup for CHURN_SECONDS.
+# Prints: re-created cgroups, TLB interrupts, mmfree runs, empty pages
+# per unit 5 s after.
+churn_run() {
+	local end n ipis scans i
+	ipis=$(tlb_ipis)
+	scans=$(pcpu_stat scans)
+	end=$(($(date +%s) + CHURN_SECONDS))
+	n=0
+	while [ "$(date +%s)" -lt $end ]; do
+		i=0
+		while [ $i -lt "$CHURN_CGROUPS" ]; do
+			rmdir "$CG/$i" || fail "rmdir $i"
+			mkdir "$CG/$i" || fail "mkdir $i"
+			n=$((n + 1))
+			i=$((i + 8))
+		done
+	done
+	ipis=$(($(tlb_ipis) - ipis))
+	scans=$(($(pcpu_stat scans) - scans))
+	sleep 5
+	pcpu_quiesce
+	echo "$n $ipis $scans $(pcpu_stat empty_pages)"
+}
+
+churn() {
+	local r mode rate per set
+	unload
+	load percpu_enabled=0
+	memcg_setup
+	memcg_create "$CHURN_CGROUPS"
+	pcpu_quiesce
+	echo
+	echo "C: steady churn, $CHURN_CGROUPS cgroups, every 8th deleted and re-created for $CHURN_SECONDS s; stock and mmfree alternating"
+	echo
+	echo "| run | percpu | re-created | per s | TLB interrupts | per cgroup | mmfree runs | empty pages 5 s after |"
+	echo "|---|---|---|---|---|---|---|---|"
+	r=1
+	while [ $r -le "$CHURN_REPS" ]; do
+		for mode in stock mmfree; do
+			if [ $mode = stock ]; then
+				knob_write percpu/enabled 0 || fail "percpu off"
+			else
+				knob_write percpu/enabled 1 || fail "percpu on"
+			fi
+			set -- $(churn_run)
+			rate=$(awk -v n="$1" -v s="$CHURN_SECONDS" 'BEGIN { printf "%.2f", n / s }')
+			per=$(awk -v i="$2" -v n="$1" 'BEGIN { printf "%.3f", n ? i / n : 0 }')
+			echo "| $r | $mode | $1 | $rate | $2 | $per | $3 | $4 |"
+			echo "CHURN $mode $1 $2" >>/tmp/churn
+		done
+		r=$((r + 1))
+	done
+	memcg_delete_all
+	unload
+}
+
+churn_verdict() {
+	awk '$1 == "CHURN" { n[$2] += $3; i[$2] += $4 }
+	END {
+		if (!n["stock"] || !n["mmfree"])
+			exit
+		rate = n["mmfree"] / n["stock"]
+		ipi = (i["mmfree"] / n["mmfree"]) / (i["stock"] / n["stock"])
+		printf "C: mmfree re-created %.1f%% of stock'"'"'s cgroups in the same time (target >= 90%%): %s\n",
+			100 * rate, rate >= 0.9 ? "met" : "missed"
+		printf "C: mmfree took %.1f%% of stock'"'"'s TLB interrupts per re-created cgroup (target <= 110%%): %s\n",
+			100 * ipi, ipi <= 1.1 ? "met" : "missed"
+	}' /tmp/churn
+}
+
 : >/tmp/verdicts
+: >/tmp/churn
 echo "kernel $(uname -r), $(nproc) CPUs online, possible CPUs $(cat /sys/devices/system/cpu/possible)"
 echo
 echo "| pattern | phase | Percpu: kB | populated | empty | floor | chunks |"
@@ -108,4 +199,7 @@ run "A: ${A_PARENTS}x10, children deleted" pattern_a pattern_a_delete
 run "B: $B_CGROUPS flat, i%100<20 deleted" "memcg_create $B_CGROUPS" "memcg_delete_pct $B_CGROUPS 20"
 echo
 echo "Pages are per unit (possible CPU). floor: pages holding live allocations."
+churn
+echo
 cat /tmp/verdicts
+churn_verdict

@@ -123,7 +123,7 @@ for f in $stats; do
 		;;
 	esac
 done
-assert_eq "$nstats" 21 "stats found in sysfs"
+assert_eq "$nstats" 23 "stats found in sysfs"
 
 # Human-readable bytes: populated pages, checked to one decimal.
 pop=$(text_val "$text" populated_pages)

@@ -1,0 +1,104 @@
+#!/bin/sh
+# Statistics any user can read are cheap.  The three percpu statistics
+# that walk every chunk under pcpu_lock with interrupts off (chunks,
+# empty_pages, floor_pages) are root-only files (0400), as is the debugfs
+# recount; every other statistic is 0444 and reads a counter.  8
+# unprivileged readers looping over every statistic they can read never
+# run the walk (function trace of mmfree_percpu_count, which a root read
+# does run), and a memory cgroup create/delete loop beside them keeps at
+# least 80% of its rate beside 8 readers of the version file.  (The
+# readers run at nice 19, and the comparison is with readers of another
+# file, not with none: single-threaded TCG runs both vCPUs on one host
+# thread, so any busy reader halves the loop's rate whatever it reads.)
+# mmfreectl status run by a user marks the root-only values.  (All were
+# 0444 and walked the chunks and their page bitmaps.)
+. /mmfree/lib.sh
+
+NOBODY="setpriv --reuid=65534 --regid=65534 --clear-groups"
+T=/sys/kernel/tracing
+[ -d $T ] || skip "no tracefs"
+secs=15
+
+trace_off() {
+	echo 0 >$T/tracing_on
+	echo nop >$T/current_tracer
+	echo >$T/set_ftrace_filter
+}
+
+stats_cleanup() {
+	trace_off
+	kill $READERS 2>/dev/null
+	memcg_delete_all
+}
+trap stats_cleanup EXIT
+
+unload
+load
+readable=
+for f in "$MMFREE"/percpu/stats/* "$MMFREE"/pagefree/stats/*; do
+	name=${f##*/}
+	case "$f" in
+	*/percpu/stats/chunks | */percpu/stats/empty_pages | */percpu/stats/floor_pages) want=400 ;;
+	*) want=444 ;;
+	esac
+	assert_eq "$(stat -c %a "$f")" $want "mode of $f"
+	cat "$f" >/dev/null || fail "root cannot read $f"
+	if [ $want = 400 ]; then
+		$NOBODY cat "$f" >/dev/null 2>&1 && fail "an unprivileged user read $f"
+	else
+		$NOBODY cat "$f" >/dev/null || fail "an unprivileged user cannot read $f"
+		case "$f" in */percpu/*) readable="$readable $f" ;; esac
+	fi
+done
+echo "world-readable percpu statistics:$readable"
+assert_eq "$(stat -c %a /sys/kernel/debug/mmfree/percpu_accounting)" 400 \
+	"mode of the debugfs recount"
+out=$($NOBODY mmfreectl status 2>&1)
+echo "$out" | grep -E 'root only|populated_pages'
+assert_match "$out" '^  floor_pages +- +\(root only' "mmfreectl status as a user: floor_pages"
+
+READERS=
+readers() {	# files...
+	local i
+	i=0
+	while [ $i -lt 8 ]; do
+		nice -n 19 $NOBODY sh -c 'while :; do for f in "$@"; do read x <"$f"; done; done' sh "$@" &
+		READERS="$READERS $!"
+		i=$((i + 1))
+	done
+	sleep 1
+}
+
+# memory cgroups created and deleted in $secs seconds
+memcg_rate() {
+	timeout $secs sh -c 'i=0; while mkdir "$0/r$i" && rmdir "$0/r$i"; do i=$((i + 1)); echo $i >/tmp/memcg-rate; done' "$CG"
+	cat /tmp/memcg-rate
+}
+
+memcg_setup
+readers "$MMFREE/version"
+base=$(memcg_rate)
+kill $READERS
+wait $READERS 2>/dev/null
+READERS=
+
+echo mmfree_percpu_count >$T/set_ftrace_filter || fail "cannot trace mmfree_percpu_count"
+echo function >$T/current_tracer
+echo >$T/trace
+echo 1 >$T/tracing_on
+readers $readable
+rate=$(memcg_rate)
+kill $READERS
+wait $READERS 2>/dev/null
+READERS=
+walks=$(grep -c mmfree_percpu_count $T/trace)
+cat "$MMFREE/percpu/stats/floor_pages" >/dev/null
+root_walks=$(($(grep -c mmfree_percpu_count $T/trace) - walks))
+trace_off
+echo "memory cgroups created and deleted in $secs s: $base beside 8 readers of version, $rate beside 8 readers of every world-readable percpu statistic"
+echo "chunk walks: $walks by the unprivileged readers, $root_walks by one root read of floor_pages"
+assert_eq "$walks" 0 "chunk walks run by unprivileged readers"
+[ "$root_walks" -ge 1 ] || fail "a root read of floor_pages did not show in the trace"
+[ $((rate * 10)) -ge $((base * 8)) ] ||
+	fail "the memcg loop slowed from $base to $rate beside unprivileged stat readers"
+unload
