@@ -17,6 +17,14 @@
 
 #include "mmfree.h"
 
+/*
+ * The kind and vlen fields of btf_type.info, as wide as BTF's format has
+ * them since 7.0 (7 and 24 bits); older kernels' headers mask 5 and 16
+ * bits, and their BTF leaves the extra bits zero.
+ */
+#define MMFREE_BTF_KIND(info)	(((info) >> 24) & 0x7f)
+#define MMFREE_BTF_VLEN(info)	((info) & 0xffffff)
+
 struct mmfree_btf {
 	const struct btf_header *hdr;
 	const char *types;	/* type section */
@@ -30,9 +38,10 @@ static struct mmfree_btf mmfree_btf;
 /* Bytes of kind-specific data that follow a struct btf_type. */
 static int mmfree_btf_extra(const struct btf_type *t)
 {
-	u16 vlen = btf_type_vlen(t);
+	/* 16 bits in the kernel's own header, 24 in BTF's format since 7.0. */
+	u32 vlen = MMFREE_BTF_VLEN(t->info);
 
-	switch (BTF_INFO_KIND(t->info)) {
+	switch (MMFREE_BTF_KIND(t->info)) {
 	case BTF_KIND_INT:
 		return sizeof(u32);
 	case BTF_KIND_ARRAY:
@@ -79,8 +88,13 @@ int mmfree_btf_init(const void *start, const void *end)
 	const char *p, *types_end;
 	u32 id, n = 0;
 
-	if (end - start < sizeof(*hdr) || hdr->magic != BTF_MAGIC ||
-	    hdr->hdr_len + hdr->str_off + hdr->str_len > end - start) {
+	size_t size = end - start;
+
+	/* u64 sums: the header's u32 fields cannot overflow them. */
+	if (end < start || size < sizeof(*hdr) || hdr->magic != BTF_MAGIC ||
+	    hdr->hdr_len < sizeof(*hdr) ||
+	    (u64)hdr->hdr_len + hdr->str_off + hdr->str_len > size ||
+	    (u64)hdr->hdr_len + hdr->type_off + hdr->type_len > size) {
 		pr_warn("kernel BTF not readable\n");
 		return -EINVAL;
 	}
@@ -91,10 +105,19 @@ int mmfree_btf_init(const void *start, const void *end)
 
 	/* Two passes: count, then index (type ids start at 1). */
 	for (p = mmfree_btf.types; p < types_end; n++) {
-		int extra = mmfree_btf_extra((const struct btf_type *)p);
+		int extra;
 
+		if (types_end - p < sizeof(struct btf_type)) {
+			pr_warn("kernel BTF type section truncated\n");
+			return -EINVAL;
+		}
+		extra = mmfree_btf_extra((const struct btf_type *)p);
 		if (extra < 0) {
 			pr_warn("kernel BTF has an unknown type kind\n");
+			return -EINVAL;
+		}
+		if (types_end - p < sizeof(struct btf_type) + extra) {
+			pr_warn("kernel BTF type section truncated\n");
 			return -EINVAL;
 		}
 		p += sizeof(struct btf_type) + extra;
@@ -133,7 +156,7 @@ const struct btf_type *mmfree_btf_struct(const char *name)
 	for (id = 1; id <= mmfree_btf.nr_types; id++) {
 		const struct btf_type *t = mmfree_btf.by_id[id];
 
-		if (BTF_INFO_KIND(t->info) == BTF_KIND_STRUCT &&
+		if (MMFREE_BTF_KIND(t->info) == BTF_KIND_STRUCT &&
 		    !strcmp(mmfree_btf_name(t->name_off), name))
 			return t;
 	}
@@ -146,7 +169,7 @@ static int mmfree_btf_size(u32 id)
 	while (id && id <= mmfree_btf.nr_types) {
 		const struct btf_type *t = mmfree_btf.by_id[id];
 
-		switch (BTF_INFO_KIND(t->info)) {
+		switch (MMFREE_BTF_KIND(t->info)) {
 		case BTF_KIND_INT:
 		case BTF_KIND_STRUCT:
 		case BTF_KIND_UNION:
@@ -182,9 +205,9 @@ static int mmfree_btf_size(u32 id)
 int mmfree_btf_member(const struct btf_type *t, const char *name, int size)
 {
 	const struct btf_member *m = btf_members(t);
-	u16 i;
+	u32 i;
 
-	for (i = 0; i < btf_type_vlen(t); i++, m++) {
+	for (i = 0; i < MMFREE_BTF_VLEN(t->info); i++, m++) {
 		u32 bits = __btf_member_bit_offset(t, m);
 
 		if (strcmp(mmfree_btf_name(m->name_off), name))

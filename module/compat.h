@@ -9,6 +9,7 @@
 #include <linux/ftrace.h>
 #include <linux/mm_types.h>
 #include <linux/ptrace.h>
+#include <linux/sched.h>
 #include <linux/types.h>
 #include <linux/version.h>
 #include <linux/workqueue.h>
@@ -67,6 +68,9 @@ static inline void mmfree_ftrace_set_ip(struct ftrace_regs *fregs,
  * mmfree copies entries as opaque words and never splits such a pair.
  */
 #ifdef ENCODED_PAGE_BIT_NR_PAGES_NEXT
+/* struct mmu_gather_batch's array of entries. */
+#define MMFREE_GATHERED_FIELD	"encoded_pages"
+
 /* Entries the gathered page at @e takes: 1, or 2 with a count after it. */
 static inline unsigned int mmfree_gathered_span(void *const *e)
 {
@@ -86,6 +90,8 @@ static inline struct page *mmfree_gathered_page(void *const *e)
 	return encoded_page_ptr((struct encoded_page *)e[0]);
 }
 #else
+#define MMFREE_GATHERED_FIELD	"pages"
+
 static inline unsigned int mmfree_gathered_span(void *const *e)
 {
 	return 1;
@@ -130,6 +136,30 @@ static inline cpumask_var_t *mmfree_wq_attrs_pod_mask(struct workqueue_attrs *a)
 	return NULL;
 }
 #endif
+
+/*
+ * Since 6.9 each node of an unbound workqueue may run at least
+ * min(max_active, WQ_DFL_MIN_ACTIVE) items whatever max_active's share
+ * of the node is; workqueue_set_min_active() lowers that floor.
+ */
+#if KERNEL_VERSION(6, 9, 0) <= LINUX_VERSION_CODE
+#define MMFREE_WQ_MIN_ACTIVE	1
+#else
+#define MMFREE_WQ_MIN_ACTIVE	0
+#endif
+
+/* The scheduler's task group of @t (NULL without group scheduling). */
+static inline void *mmfree_task_group(struct task_struct *t)
+{
+#ifdef CONFIG_CGROUP_SCHED
+	return READ_ONCE(t->sched_task_group);
+#else
+	return NULL;
+#endif
+}
+
+/* cfs_bandwidth.quota without a limit (kernel/sched/sched.h). */
+#define MMFREE_RUNTIME_INF	((u64)~0ULL)
 
 /* The largest array the kernel passes: 512 entries and a count (6.12). */
 #define MMFREE_GATHERED_MAX	513

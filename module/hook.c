@@ -19,6 +19,14 @@
  * itself hooked by mmfree, its callback sees a return address inside
  * mmfree (mmfree_hook_from_us()) and lets the call through.
  *
+ * A hook that must run whenever it is attached (hook->permanent: a
+ * redirect, or a gate) is registered FTRACE_OPS_FL_PERMANENT, as
+ * livepatch's are: while it is attached, "sysctl kernel.ftrace_enabled=0"
+ * fails with EBUSY, and attaching fails while ftrace is switched off.
+ * Otherwise switching ftrace off would turn every call site into a no-op
+ * behind mmfree's back: a gate would run its own body instead of the
+ * kernel function, and a wrapper would never be reached.
+ *
  * unregister_ftrace_function() returns only after every CPU has left the
  * callback (ftrace synchronises with RCU-tasks for dynamically allocated
  * trampolines), and callbacks never sleep.  A wrapper that a callback
@@ -34,6 +42,24 @@
 #include "compat.h"
 #include "mmfree.h"
 
+/* The kernel's kernel.ftrace_enabled, if it could be found (for the log). */
+static const int *mmfree_ftrace_enabled;
+
+/* Whether ftrace is known to be switched off (sysctl kernel.ftrace_enabled). */
+static bool mmfree_ftrace_off(void)
+{
+	return mmfree_ftrace_enabled && !READ_ONCE(*mmfree_ftrace_enabled);
+}
+
+/* Called while kernel symbols can be resolved: the switch is only read. */
+void mmfree_hooks_init(void)
+{
+	struct mmfree_ksym sym = { .name = "ftrace_enabled" };
+
+	if (!mmfree_ksyms_resolve_optional(&sym))
+		mmfree_ftrace_enabled = (const int *)sym.addr;
+}
+
 int mmfree_hook_attach(struct mmfree_hook *hook)
 {
 	int err;
@@ -45,6 +71,8 @@ int mmfree_hook_attach(struct mmfree_hook *hook)
 	hook->ops.flags = FTRACE_OPS_FL_RECURSION;
 	if (hook->redirect)
 		hook->ops.flags |= MMFREE_FTRACE_OPS_IPMODIFY;
+	if (hook->permanent)
+		hook->ops.flags |= FTRACE_OPS_FL_PERMANENT;
 	err = ftrace_set_filter_ip(&hook->ops, hook->addr, 0, 0);
 	if (err) {
 		pr_err("cannot trace %s (%d)\n", hook->name, err);
@@ -52,8 +80,12 @@ int mmfree_hook_attach(struct mmfree_hook *hook)
 	}
 	err = register_ftrace_function(&hook->ops);
 	if (err) {
-		/* -EBUSY: another IPMODIFY user (a livepatch?) owns it. */
-		pr_err("cannot attach to %s (%d)\n", hook->name, err);
+		/* -EBUSY: ftrace is off, or another IPMODIFY user owns it. */
+		if (err == -EBUSY && hook->permanent && mmfree_ftrace_off())
+			pr_err("cannot attach to %s: ftrace is switched off (sysctl kernel.ftrace_enabled=0)\n",
+			       hook->name);
+		else
+			pr_err("cannot attach to %s (%d)\n", hook->name, err);
 		ftrace_set_filter_ip(&hook->ops, hook->addr, 1, 0);
 		return err;
 	}
@@ -105,6 +137,7 @@ int mmfree_gate_open(struct mmfree_gate *gate, unsigned long target)
 	gate->target = target;
 	gate->hook.func = mmfree_gate_func;
 	gate->hook.redirect = true;
+	gate->hook.permanent = true;
 	return mmfree_hook_attach(&gate->hook);
 }
 

@@ -48,29 +48,50 @@ static int mmfree_lookup_ret(struct kretprobe_instance *ri,
 	return 0;
 }
 
+/*
+ * Every caller of kallsyms_lookup_name() takes an instance at entry, ours
+ * or not: maxactive 0 asks for the kernel's default, max(10, 2 x possible
+ * CPUs), and a lookup that ran while none was free is retried.
+ */
 static struct kretprobe mmfree_lookup_probe = {
 	.kp.symbol_name = "kallsyms_lookup_name",
 	.entry_handler = mmfree_lookup_entry,
 	.handler = mmfree_lookup_ret,
-	.maxactive = 4,
 };
+
+#define MMFREE_LOOKUP_TRIES	5
+
+static unsigned long mmfree_lookup_missed(void)
+{
+	return READ_ONCE(mmfree_lookup_probe.nmissed) +
+	       READ_ONCE(mmfree_lookup_probe.kp.nmissed);
+}
 
 static unsigned long mmfree_ksym_lookup(const char *name)
 {
 	struct kprobe kp = { .symbol_name = name };
-	unsigned long addr;
+	unsigned long addr = 0, missed;
+	int try;
 
 	if (mmfree_test_missing_ksym && !strcmp(name, mmfree_test_missing_ksym))
 		return 0;
 
 	mutex_lock(&mmfree_lookup_lock);
-	WRITE_ONCE(mmfree_lookup_addr, 0);
-	WRITE_ONCE(mmfree_lookup_name, name);
-	/* Fails for data and blacklisted text, after the lookup ran. */
-	if (!register_kprobe(&kp))
-		unregister_kprobe(&kp);
-	WRITE_ONCE(mmfree_lookup_name, NULL);
-	addr = READ_ONCE(mmfree_lookup_addr);
+	for (try = 0; !addr && try < MMFREE_LOOKUP_TRIES; try++) {
+		missed = mmfree_lookup_missed();
+		WRITE_ONCE(mmfree_lookup_addr, 0);
+		WRITE_ONCE(mmfree_lookup_name, name);
+		/* Fails for data and blacklisted text, after the lookup ran. */
+		if (!register_kprobe(&kp))
+			unregister_kprobe(&kp);
+		WRITE_ONCE(mmfree_lookup_name, NULL);
+		addr = READ_ONCE(mmfree_lookup_addr);
+		/* Not found, and the probe saw every call: really missing. */
+		if (!addr && mmfree_lookup_missed() == missed)
+			break;
+		memset(&kp, 0, sizeof(kp));
+		kp.symbol_name = name;
+	}
 	mutex_unlock(&mmfree_lookup_lock);
 	return addr;
 }
@@ -89,6 +110,18 @@ int mmfree_ksyms_init(void)
 void mmfree_ksyms_exit(void)
 {
 	unregister_kretprobe(&mmfree_lookup_probe);
+}
+
+/**
+ * mmfree_ksyms_resolve_optional - resolve one symbol a feature can do without
+ * @sym: the symbol; on success it has its address
+ *
+ * Return: 0, or -ENOENT (nothing is logged: the caller says what it loses).
+ */
+int mmfree_ksyms_resolve_optional(struct mmfree_ksym *sym)
+{
+	sym->addr = mmfree_ksym_lookup(sym->name);
+	return sym->addr ? 0 : -ENOENT;
 }
 
 /**

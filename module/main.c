@@ -42,25 +42,25 @@ static int __init mmfree_init(void)
 	err = mmfree_ksyms_init();
 	if (err)
 		goto err_debugfs;
+	mmfree_hooks_init();
 	mmfree_percpu_init();
 	mmfree_pagefree_init();
 	mmfree_ksyms_exit();
 
+	/* Before the knob files exist: no write can race with it. */
+	err = mmfree_features_update();
+	if (err)
+		goto err_features;
 	err = mmfree_sysfs_init();
 	if (err) {
 		pr_err("cannot create %s (%d)\n", MMFREE_SYSFS_DIR, err);
 		goto err_features;
 	}
-	err = mmfree_features_update();
-	if (err)
-		goto err_sysfs;
 
 	pr_info("version %s loaded, enabled=%u\n", MMFREE_VERSION,
 		mmfree_knob(MMFREE_KNOB_ENABLED));
 	return 0;
 
-err_sysfs:
-	mmfree_sysfs_exit();
 err_features:
 	mmfree_pagefree_exit();
 	mmfree_percpu_exit();

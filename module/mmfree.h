@@ -20,6 +20,7 @@
 #include <linux/atomic.h>
 #include <linux/completion.h>
 #include <linux/list.h>
+#include <linux/nodemask.h>
 #include <linux/types.h>
 #include <mmfree/knobs.h>
 #include <mmfree/stats.h>
@@ -49,6 +50,7 @@ struct mmfree_hook {
 	unsigned long addr;
 	ftrace_func_t func;
 	bool redirect;		/* func may call mmfree_hook_redirect() */
+	bool permanent;		/* must run while attached: ftrace stays on */
 	struct ftrace_ops ops;
 	bool attached;
 };
@@ -64,6 +66,7 @@ struct mmfree_gate {
  */
 #define __mmfree_gate	__attribute__((__noipa__))
 
+void mmfree_hooks_init(void);
 int mmfree_hook_attach(struct mmfree_hook *hook);
 void mmfree_hook_detach(struct mmfree_hook *hook);
 void mmfree_hook_redirect(struct ftrace_regs *fregs, void *to);
@@ -119,9 +122,12 @@ void mmfree_waiter_init(struct mmfree_waiter *w);
 unsigned long mmfree_waiter_finish(struct mmfree_waiter *w);
 bool mmfree_pool_working(void);
 long mmfree_pool_inflight_pages(void);
+long mmfree_pool_inflight_pages_on(const nodemask_t *nodes);
 void mmfree_pool_set_workers(unsigned int workers);
 int mmfree_pool_keep_to_nodes(int (*apply)(struct workqueue_struct *wq,
 					   const struct workqueue_attrs *attrs));
+void mmfree_pool_set_min_active(void (*set)(struct workqueue_struct *wq,
+					    int min_active));
 void mmfree_pool_drain(void);
 
 /* ksyms.c */
@@ -134,5 +140,6 @@ int mmfree_ksyms_init(void);
 void mmfree_ksyms_exit(void);
 int mmfree_ksyms_resolve(const char *feature, struct mmfree_ksym *syms,
 			 size_t nr);
+int mmfree_ksyms_resolve_optional(struct mmfree_ksym *sym);
 
 #endif /* _MMFREE_H */

@@ -7,7 +7,9 @@
  * CPUs are idle, max_active caps how many free at once (pagefree/workers,
  * as the 2017 patch's max_active did, and at most the other online CPUs:
  * see mmfree_pool_set_workers(); before 6.9 the cap holds per node, since
- * then for the whole workqueue), and queue_work_node() keeps an item on
+ * then for the whole workqueue, shared out among the nodes and rounded up
+ * to one per node: see mmfree_pool_set_min_active()), and
+ * queue_work_node() keeps an item on
  * the node of its pages, so that a worker frees into its own node's
  * zones and contends only on their locks.  WQ_MEM_RECLAIM gives the queue
  * a rescuer thread: freeing is how memory comes back, so it must make
@@ -29,6 +31,7 @@
 #include <linux/kernel.h>
 #include <linux/ktime.h>
 #include <linux/list.h>
+#include <linux/nodemask.h>
 #include <linux/percpu.h>
 #include <linux/slab.h>
 #include <linux/topology.h>
@@ -50,6 +53,8 @@ struct mmfree_item {
 static struct workqueue_struct *mmfree_pool_wq;
 static struct kmem_cache *mmfree_item_cache;
 static atomic_long_t mmfree_pool_inflight = ATOMIC_LONG_INIT(0);
+/* The same, per node of the pages (nr_node_ids counters). */
+static atomic_long_t *mmfree_pool_node_inflight;
 static atomic_t mmfree_pool_alloc_count = ATOMIC_INIT(0);
 static atomic_t mmfree_pool_items = ATOMIC_INIT(0);	/* queued or running */
 
@@ -88,6 +93,7 @@ void mmfree_item_put_entries(struct mmfree_item *item, void *const *entries,
 static void mmfree_item_free_pages(struct mmfree_item *item)
 {
 	mmfree_free_gathered(item->entries, item->nr);
+	atomic_long_sub(item->pages, &mmfree_pool_node_inflight[item->nid]);
 	atomic_long_sub(item->pages, &mmfree_pool_inflight);
 }
 
@@ -132,6 +138,7 @@ void mmfree_item_queue(struct mmfree_item *item, struct mmfree_waiter *w,
 	item->waiter = w;
 	item->nid = nid;
 	atomic_long_add(item->pages, &mmfree_pool_inflight);
+	atomic_long_add(item->pages, &mmfree_pool_node_inflight[nid]);
 	atomic_inc(&mmfree_pool_items);
 	mmfree_stat_add(MMFREE_STAT_PAGEFREE_WORK_ITEMS, 1);
 	if (w) {
@@ -190,6 +197,18 @@ long mmfree_pool_inflight_pages(void)
 	return atomic_long_read(&mmfree_pool_inflight);
 }
 
+/* Pages in flight whose node is in @nodes. */
+long mmfree_pool_inflight_pages_on(const nodemask_t *nodes)
+{
+	long sum = 0;
+	int nid;
+
+	for_each_node_mask(nid, *nodes)
+		if (nid < nr_node_ids)
+			sum += atomic_long_read(&mmfree_pool_node_inflight[nid]);
+	return sum;
+}
+
 /*
  * At most @workers items free at once, and never more than the other
  * online CPUs: the gathering task keeps its own CPU busy zapping, so a
@@ -246,6 +265,21 @@ out:
 	return err;
 }
 
+/**
+ * mmfree_pool_set_min_active - no per-node floor under the workers cap
+ * @set: the kernel's workqueue_set_min_active() (6.9+)
+ *
+ * Since 6.9 max_active is shared out among the nodes in proportion to
+ * their CPUs, but each node may run at least min_active items, by default
+ * min(max_active, 8): on two nodes, workers=4 let 8 items run at once.
+ * With 1, each node gets its share, rounded up to one.
+ */
+void mmfree_pool_set_min_active(void (*set)(struct workqueue_struct *wq,
+					    int min_active))
+{
+	set(mmfree_pool_wq, 1);
+}
+
 /* Wait until every item queued so far has been freed. */
 void mmfree_pool_drain(void)
 {
@@ -254,9 +288,16 @@ void mmfree_pool_drain(void)
 
 int mmfree_pool_init(void)
 {
-	mmfree_item_cache = KMEM_CACHE(mmfree_item, 0);
-	if (!mmfree_item_cache)
+	mmfree_pool_node_inflight = kcalloc(nr_node_ids,
+					    sizeof(*mmfree_pool_node_inflight),
+					    GFP_KERNEL);
+	if (!mmfree_pool_node_inflight)
 		return -ENOMEM;
+	mmfree_item_cache = KMEM_CACHE(mmfree_item, 0);
+	if (!mmfree_item_cache) {
+		kfree(mmfree_pool_node_inflight);
+		return -ENOMEM;
+	}
 	/*
 	 * Not max_active 1 here: on 6.1 that makes an unbound workqueue
 	 * ordered, with one pool for all nodes, and queue_work_node() then
@@ -266,6 +307,7 @@ int mmfree_pool_init(void)
 					 WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
 	if (!mmfree_pool_wq) {
 		kmem_cache_destroy(mmfree_item_cache);
+		kfree(mmfree_pool_node_inflight);
 		return -ENOMEM;
 	}
 	mmfree_pool_set_workers(mmfree_knob(MMFREE_KNOB_PAGEFREE_WORKERS));
@@ -278,4 +320,5 @@ void mmfree_pool_exit(void)
 	destroy_workqueue(mmfree_pool_wq);
 	WARN_ON(atomic_long_read(&mmfree_pool_inflight));
 	kmem_cache_destroy(mmfree_item_cache);
+	kfree(mmfree_pool_node_inflight);
 }

@@ -36,6 +36,23 @@
  *                                  replacement at once populates MB
  *                                  (MAP_POPULATE); prints how many children
  *                                  were killed
+ *   pftest hugetlb MB ROUNDS       MAP_HUGETLB memory freed by a child's
+ *                                  exit, by munmap and by a SysV SHM_HUGETLB
+ *                                  segment's removal is back at once: a
+ *                                  mapping of the same size made right
+ *                                  after (MAP_POPULATE) succeeds, and
+ *                                  HugePages_Free is back after munmap
+ *   pftest hugemigrate MB ROUNDS   MAP_SHARED hugetlb memory on node 0, also
+ *                                  mapped by a child, moved to node 1 and
+ *                                  back (move_pages): try_to_migrate_one()
+ *                                  finishes a gather under the page table
+ *                                  lock; the data survive
+ *   pftest mrelease MB CPU         a child on CPU populates MB; SIGKILL, then
+ *                                  process_mrelease(): prints the free
+ *                                  memory (MemFree + per-CPU lists) that
+ *                                  was back when the call returned
+ *   pftest hog NODE MB             bound to NUMA node NODE, populate MB at a
+ *                                  time until killed (the OOM killer)
  *   pftest spin SECONDS            burn CPU
  */
 #define _GNU_SOURCE
@@ -50,7 +67,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/ipc.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/shm.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -1029,6 +1049,266 @@ static int do_oom(long n, size_t len, long rounds)
 	return 0;
 }
 
+/* --- hugetlb, mrelease, hog ------------------------------------------- */
+
+static long meminfo_kb(const char *field)
+{
+	return proc_kb("/proc/meminfo", field);
+}
+
+/* Free memory in kB: MemFree plus the pages on the per-CPU lists. */
+static long free_kb(void)
+{
+	char line[256];
+	long pcp = 0;
+	FILE *f = fopen("/proc/zoneinfo", "r");
+
+	if (!f)
+		die("/proc/zoneinfo");
+	while (fgets(line, sizeof(line), f)) {
+		char *c = strstr(line, "count:");
+
+		if (c)
+			pcp += atol(c + 6);
+	}
+	fclose(f);
+	return meminfo_kb("MemFree:") + pcp * (PAGE / 1024);
+}
+
+static char *map_huge(size_t len, int flags)
+{
+	return mmap(NULL, len, PROT_READ | PROT_WRITE,
+		    MAP_ANONYMOUS | MAP_HUGETLB | flags, -1, 0);
+}
+
+/* Touch every huge page of a fresh MAP_HUGETLB region; 0 if it worked. */
+static int huge_touch(size_t len)
+{
+	char *p = map_huge(len, MAP_PRIVATE);
+
+	if (p == MAP_FAILED)
+		return 1;
+	memset(p, 0x5a, len);
+	return 0;
+}
+
+/*
+ * Right after memory was given back, the same size again: the hugetlb
+ * pool must hold it (MAP_POPULATE reserves and faults every page).
+ */
+static int huge_again(const char *how, long r, size_t len)
+{
+	char *p = map_huge(len, MAP_PRIVATE | MAP_POPULATE);
+
+	if (p == MAP_FAILED) {
+		printf("hugetlb round %ld, %s: mapping %zu MiB again failed: %s (HugePages_Free %ld of %ld)\n",
+		       r, how, len >> 20, strerror(errno),
+		       meminfo_kb("HugePages_Free:"),
+		       meminfo_kb("HugePages_Total:"));
+		return 1;
+	}
+	unmap(p, len);
+	return 0;
+}
+
+static int huge_child_exit(long r, size_t len)
+{
+	pid_t pid = xfork();
+
+	if (!pid)
+		_exit(huge_touch(len) ? 3 : 0);
+	if (reap(pid, "hugetlb child"))
+		die("hugetlb child could not map %zu MiB", len >> 20);
+	return huge_again("after the child's exit", r, len);
+}
+
+static int huge_munmap(long r, size_t len)
+{
+	char *p = map_huge(len, MAP_PRIVATE);
+	long free, total;
+
+	if (p == MAP_FAILED)
+		die("MAP_HUGETLB %zu MiB", len >> 20);
+	memset(p, 0x5a, len);
+	unmap(p, len);
+	free = meminfo_kb("HugePages_Free:");
+	total = meminfo_kb("HugePages_Total:");
+	if (free != total) {
+		printf("hugetlb round %ld: HugePages_Free %ld of %ld right after munmap\n",
+		       r, free, total);
+		return 1;
+	}
+	return huge_again("after munmap", r, len);
+}
+
+static int huge_shm(long r, size_t len)
+{
+	pid_t pid = xfork();
+
+	if (!pid) {
+		int id = shmget(IPC_PRIVATE, len, SHM_HUGETLB | IPC_CREAT | 0600);
+		char *p;
+
+		if (id < 0)
+			_exit(3);
+		p = shmat(id, NULL, 0);
+		if (p == (void *)-1)
+			_exit(4);
+		memset(p, 0x5a, len);
+		shmctl(id, IPC_RMID, NULL);
+		_exit(0);
+	}
+	if (reap(pid, "hugetlb shm child"))
+		die("SHM_HUGETLB segment of %zu MiB", len >> 20);
+	return huge_again("after the SHM_HUGETLB segment went", r, len);
+}
+
+static int do_hugetlb(size_t len, long rounds)
+{
+	int bad = 0;
+	long r;
+
+	for (r = 0; r < rounds; r++) {
+		bad |= huge_child_exit(r, len);
+		bad |= huge_munmap(r, len);
+		bad |= huge_shm(r, len);
+	}
+	printf("hugetlb: %ld rounds of exit, munmap and shm, %s\n", rounds,
+	       bad ? "FAILED" : "memory back at once every time");
+	return bad;
+}
+
+/* move_pages() every page of p to node; return the pages not there. */
+static size_t move_all(char *p, size_t len, int node)
+{
+	size_t n = len / HPAGE, i, off = 0;
+	void **pages = calloc(n, sizeof(*pages));
+	int *nodes = calloc(n, sizeof(*nodes)), *status = calloc(n, sizeof(int));
+
+	if (!pages || !nodes || !status)
+		die("calloc");
+	for (i = 0; i < n; i++) {
+		pages[i] = p + i * HPAGE;
+		nodes[i] = node;
+	}
+	/* MPOL_MF_MOVE_ALL (1 << 2): shared pages too. */
+	if (syscall(SYS_move_pages, 0, n, pages, nodes, status, 1 << 2) < 0)
+		die("move_pages to node %d", node);
+	for (i = 0; i < n; i++)
+		off += status[i] != node;
+	free(pages);
+	free(nodes);
+	free(status);
+	return off;
+}
+
+static int do_hugemigrate(size_t len, long rounds)
+{
+	char *p = map_huge(len, MAP_SHARED);
+	size_t npages = len / PAGE, stray = 0;
+	int fd[2], bad = 0;
+	long r;
+	pid_t pid;
+
+	if (p == MAP_FAILED)
+		die("MAP_SHARED|MAP_HUGETLB %zu MiB", len >> 20);
+	fill(p, npages, 7, 1, 0);
+	xpipe(fd);
+	pid = xfork();
+	if (!pid) {
+		/* A second mapping of every page (read), then wait. */
+		if (check("hugemigrate child", p, npages, 7, 1, 0))
+			_exit(1);
+		close(fd[1]);
+		get(fd[0]);
+		_exit(check("hugemigrate child", p, npages, 7, 1, 0) ? 1 : 0);
+	}
+	close(fd[0]);
+	for (r = 0; r < rounds; r++) {
+		stray += move_all(p, len, 1);
+		stray += move_all(p, len, 0);
+		bad |= check("hugemigrate", p, npages, 7, 1, 0) != 0;
+	}
+	close(fd[1]);
+	bad |= reap(pid, "hugemigrate child");
+	printf("hugemigrate: %ld rounds of %zu MiB to node 1 and back, %zu page moves did not land\n",
+	       rounds, len >> 20, stray);
+	return bad;
+}
+
+static int do_mrelease(size_t len, long cpu)
+{
+	long base, held, back;
+	double t0, t1;
+	int fd[2], pidfd, ret;
+	pid_t pid, hog;
+
+	base = free_kb();
+	xpipe(fd);
+	pid = xfork();
+	if (!pid) {
+		struct sched_param sp = { 0 };
+		cpu_set_t set;
+
+		/* Beside the hog below, SCHED_IDLE hardly ever runs. */
+		CPU_ZERO(&set);
+		CPU_SET(cpu, &set);
+		if (sched_setaffinity(0, sizeof(set), &set) ||
+		    sched_setscheduler(0, SCHED_IDLE, &sp))
+			die("SCHED_IDLE on CPU %ld", cpu);
+		map_anon(len, 1);
+		put(fd[1], 'r');
+		for (;;)
+			pause();
+	}
+	close(fd[1]);
+	if (!get(fd[0]))
+		die("mrelease child died");
+	/* The dying child must not free its own memory meanwhile. */
+	hog = xfork();
+	if (!hog) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(cpu, &set);
+		if (sched_setaffinity(0, sizeof(set), &set) ||
+		    setpriority(PRIO_PROCESS, 0, -20))
+			die("hog on CPU %ld at nice -20", cpu);
+		for (;;)
+			;
+	}
+	usleep(200000);
+	held = free_kb();
+	pidfd = syscall(SYS_pidfd_open, pid, 0);
+	if (pidfd < 0)
+		die("pidfd_open");
+	if (kill(pid, SIGKILL))
+		die("kill");
+	t0 = now();
+	ret = syscall(SYS_process_mrelease, pidfd, 0);
+	t1 = now();
+	back = free_kb() - held;
+	if (ret)
+		die("process_mrelease");
+	printf("mrelease: the child took %ld kB; %ld kB were back when process_mrelease returned after %.3f s\n",
+	       base - held, back, t1 - t0);
+	kill(hog, SIGKILL);
+	reap(hog, "mrelease hog");
+	reap(pid, "mrelease child");
+	return 0;
+}
+
+static int do_hog(long node, size_t step)
+{
+	unsigned long mask = 1UL << node;
+
+	if (syscall(SYS_set_mempolicy, MPOL_BIND, &mask, 8 * sizeof(mask)))
+		die("set_mempolicy node %ld", node);
+	for (;;)
+		map_anon(step, 1);
+	return 0;
+}
+
 /* --- main ------------------------------------------------------------- */
 
 static void usage(void)
@@ -1037,7 +1317,9 @@ static void usage(void)
 		"usage: pftest munmap|forkexit|split MB N | node MB N NODE | cow MB ROUNDS\n"
 		"       pftest file PATH MB ROUNDS\n"
 		"       pftest swap MB ROUNDS | thp MB | herd N MB exit|kill\n"
-		"       pftest threads MB T SECONDS | oom HOLDERS MB ROUNDS | spin SECONDS\n");
+		"       pftest threads MB T SECONDS | oom HOLDERS MB ROUNDS | spin SECONDS\n"
+		"       pftest hugetlb MB ROUNDS | hugemigrate MB ROUNDS | mrelease MB CPU\n"
+		"       pftest hog NODE MB\n");
 	exit(2);
 }
 
@@ -1079,12 +1361,19 @@ int main(int argc, char **argv)
 			      arg(argv, 4, 1));
 	if (!strcmp(c, "spin") && argc == 3) {
 		double end = now() + arg(argv, 2, 1);
-		volatile unsigned long x = 0;
 
 		while (now() < end)
-			x++;
+			;
 		return 0;
 	}
+	if (!strcmp(c, "hugetlb") && argc == 4)
+		return do_hugetlb(arg(argv, 2, 2) << 20, arg(argv, 3, 1));
+	if (!strcmp(c, "hugemigrate") && argc == 4)
+		return do_hugemigrate(arg(argv, 2, 2) << 20, arg(argv, 3, 1));
+	if (!strcmp(c, "mrelease") && argc == 4)
+		return do_mrelease(arg(argv, 2, 1) << 20, arg(argv, 3, 0));
+	if (!strcmp(c, "hog") && argc == 4)
+		return do_hog(arg(argv, 2, 0), arg(argv, 3, 1) << 20);
 	usage();
 	return 2;
 }
