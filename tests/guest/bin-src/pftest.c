@@ -47,7 +47,8 @@
  *                                  back (move_pages): try_to_migrate_one()
  *                                  finishes a gather under the page table
  *                                  lock; the data survive
- *   pftest mrelease MB CPU         a child on CPU populates MB; SIGKILL, then
+ *   pftest mrelease MB CPU         a child on CPU populates MB; a SCHED_FIFO
+ *                                  hog takes CPU; SIGKILL, then
  *                                  process_mrelease(): prints the free
  *                                  memory (MemFree + per-CPU lists) that
  *                                  was back when the call returned
@@ -69,7 +70,6 @@
 #include <sys/mman.h>
 #include <sys/ipc.h>
 #include <sys/prctl.h>
-#include <sys/resource.h>
 #include <sys/shm.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -1127,8 +1127,13 @@ static int huge_munmap(long r, size_t len)
 	char *p = map_huge(len, MAP_PRIVATE);
 	long free, total;
 
-	if (p == MAP_FAILED)
-		die("MAP_HUGETLB %zu MiB", len >> 20);
+	if (p == MAP_FAILED) {
+		printf("hugetlb round %ld: mapping %zu MiB right after the last munmap failed: %s (HugePages_Free %ld of %ld)\n",
+		       r, len >> 20, strerror(errno),
+		       meminfo_kb("HugePages_Free:"),
+		       meminfo_kb("HugePages_Total:"));
+		return 1;
+	}
 	memset(p, 0x5a, len);
 	unmap(p, len);
 	free = meminfo_kb("HugePages_Free:");
@@ -1247,15 +1252,12 @@ static int do_mrelease(size_t len, long cpu)
 	xpipe(fd);
 	pid = xfork();
 	if (!pid) {
-		struct sched_param sp = { 0 };
 		cpu_set_t set;
 
-		/* Beside the hog below, SCHED_IDLE hardly ever runs. */
 		CPU_ZERO(&set);
 		CPU_SET(cpu, &set);
-		if (sched_setaffinity(0, sizeof(set), &set) ||
-		    sched_setscheduler(0, SCHED_IDLE, &sp))
-			die("SCHED_IDLE on CPU %ld", cpu);
+		if (sched_setaffinity(0, sizeof(set), &set))
+			die("sched_setaffinity %ld", cpu);
 		map_anon(len, 1);
 		put(fd[1], 'r');
 		for (;;)
@@ -1264,16 +1266,21 @@ static int do_mrelease(size_t len, long cpu)
 	close(fd[1]);
 	if (!get(fd[0]))
 		die("mrelease child died");
-	/* The dying child must not free its own memory meanwhile. */
+	/*
+	 * The dying child must not free its own memory meanwhile: a
+	 * SCHED_FIFO hog takes its CPU (the caller lifts the real-time
+	 * throttle: sched_rt_runtime_us = -1).
+	 */
 	hog = xfork();
 	if (!hog) {
+		struct sched_param sp = { .sched_priority = 1 };
 		cpu_set_t set;
 
 		CPU_ZERO(&set);
 		CPU_SET(cpu, &set);
 		if (sched_setaffinity(0, sizeof(set), &set) ||
-		    setpriority(PRIO_PROCESS, 0, -20))
-			die("hog on CPU %ld at nice -20", cpu);
+		    sched_setscheduler(0, SCHED_FIFO, &sp))
+			die("SCHED_FIFO hog on CPU %ld", cpu);
 		for (;;)
 			;
 	}

@@ -35,7 +35,7 @@ for mode in async sync; do
 	pf_load pagefree_mode=$mode pagefree_min_pages=0 pagefree_idle_only=0
 	pf_snap
 	pf_starve_workers
-	out=$(taskset -c 1 pftest hugetlb $mb $rounds)
+	out=$(taskset -c 1 pftest hugetlb $mb $rounds 2>&1)
 	rc=$?
 	pf_feed_workers
 	echo "$out" | sed "s/^/$mode: /"

@@ -2,16 +2,26 @@
 # Memory reaped for another process is back when the reaper returns: a
 # parent kills a child holding 256 MiB and calls process_mrelease() on
 # its pidfd (as lmkd and systemd-oomd do); when the call returns, at least
-# 90% of the child's memory is free again, in every mode.  The child and
-# a nice -20 hog share CPU 0, where the pool's workers are confined too,
-# so the dying child does not free its own memory meanwhile and the pool
-# barely runs: in async mode a reaper's gather is still pooled but waited
-# for (the mm is not the reaper's own).  (Async used to return with the
-# memory still in flight.)
+# 90% of the child's memory is free again, in every mode.  The child
+# and a SCHED_FIFO hog (real-time throttling lifted) share CPU 0, where
+# the pool's workers are confined too, so neither the pool nor the dying
+# child runs until the call returns: in async mode a reaper's gather is
+# still pooled, but as a sync one whose items the reaper takes back and
+# frees itself (the mm is not the reaper's own).  (Async used to return
+# with the memory still in flight.)
 . /mmfree/lib.sh
 . /mmfree/lib-pagefree.sh
 
 mb=256
+RT=/proc/sys/kernel/sched_rt_runtime_us
+rt_orig=$(cat $RT)
+
+rt_cleanup() {
+	echo "$rt_orig" >$RT
+	pf_cleanup
+}
+trap rt_cleanup EXIT
+echo -1 >$RT || fail "lifting the real-time throttle"
 
 run() {	# label
 	out=$(taskset -c 1 pftest mrelease $mb 0) || fail "$1: pftest mrelease failed"
