@@ -8,6 +8,7 @@
 #   make lint            W=1, sparse and checkpatch on both kernels
 #   make dkms-install    install through DKMS for the running kernel
 #   make mmfreectl       build the control tool, build/mmfreectl
+#   make mmfreectl-test  build and run its unit tests (no VM)
 #   make debug-kernel    build the KASAN/lockdep/kmemleak/failslab 6.1
 #                        kernel for the VM (hours on 2 cores; cached)
 #   make stress          stress run in a VM: KERNEL=6.1|6.12|debug,
@@ -83,6 +84,28 @@ $(MMFREECTL): $(MMFREECTL_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(MMFREECTL_CFLAGS) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(MMFREECTL_LIBS)
 
+# Its unit tests, on the host: what does not touch the system (the
+# commands, main.c and libkmod left out), with a test program of its own
+# that prints KTAP and exits non-zero on a failure.
+MMFREECTL_TEST = $(MMFREECTL_OBJDIR)/test/mmfreectl-test
+MMFREECTL_TEST_OBJS = $(filter-out $(MMFREECTL_OBJDIR)/main.o \
+	$(MMFREECTL_OBJDIR)/kmod.o $(MMFREECTL_OBJDIR)/cmd_%.o, \
+	$(MMFREECTL_OBJS)) \
+	$(patsubst $(MMFREECTL_SRC)/test/%.c,$(MMFREECTL_OBJDIR)/test/%.o, \
+	$(wildcard $(MMFREECTL_SRC)/test/*.c))
+
+$(MMFREECTL_OBJDIR)/test/%.o: $(MMFREECTL_SRC)/test/%.c \
+		$(wildcard $(MMFREECTL_SRC)/test/*.h) $(MMFREECTL_DEPS)
+	@mkdir -p $(dir $@)
+	$(CC) $(MMFREECTL_CFLAGS) -I$(MMFREECTL_SRC) $(CPPFLAGS) $(CFLAGS) \
+		-c -o $@ $<
+
+$(MMFREECTL_TEST): $(MMFREECTL_TEST_OBJS)
+	$(CC) $(MMFREECTL_CFLAGS) $(CFLAGS) -o $@ $^ $(LDFLAGS)
+
+mmfreectl-test: $(MMFREECTL_TEST)
+	$(MMFREECTL_TEST)
+
 PREFIX ?= /usr/local
 SBINDIR ?= $(PREFIX)/sbin
 MANDIR ?= $(PREFIX)/share/man
@@ -103,7 +126,8 @@ install: $(MMFREECTL)
 		fi; \
 	done
 
-.PHONY: all modules clean check bench demo lint dkms-install mmfreectl install
+.PHONY: all modules clean check bench demo lint dkms-install mmfreectl \
+	mmfreectl-test install
 
 # The debug kernel and the stress run (scripts/debug-kernel.sh,
 # scripts/stress.sh, tests/guest/stress.sh).
