@@ -8,6 +8,7 @@
 #   make lint            W=1, sparse and checkpatch on both kernels
 #   make dkms-install    install through DKMS for the running kernel
 #   make mmfreectl       build the control tool, build/mmfreectl
+#   make mmfreectl-test  build and run its unit tests (no VM)
 #   make debug-kernel    build the KASAN/lockdep/kmemleak/failslab 6.1
 #                        kernel for the VM (hours on 2 cores; cached)
 #   make stress          stress run in a VM: KERNEL=6.1|6.12|debug,
@@ -33,7 +34,7 @@ modules:
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
-	rm -f build/mmfreectl
+	rm -rf build/mmfreectl $(MMFREECTL_OBJDIR)
 
 vm_args = $(if $(KERNEL),--kernel $(KERNEL)) $(if $(TEST),--test $(TEST))
 
@@ -56,22 +57,54 @@ lint:
 dkms-install:
 	scripts/dkms.sh install $(KVER)
 
-# mmfreectl: userspace, linked with libkmod.  The knob and stat tables
-# come from include/mmfree/, as for the module; the version from dkms.conf.
+# mmfreectl: userspace, linked with libkmod, from scripts/mmfreectl/.  The
+# knob and stat tables come from include/mmfree/, as for the module (only
+# table.c defines them); the version from dkms.conf.  The objects go to
+# build/obj/mmfreectl/ whatever MMFREECTL names: vm.sh copies the folder
+# of tests/run.sh's mmfreectl, build/guest-bin/, into the guests.
 MMFREECTL ?= build/mmfreectl
 MMFREE_VERSION = $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
 MMFREECTL_CFLAGS = -Wall -Wextra -Werror -O2 -Iinclude \
-	-DMMFREE_KNOB_TABLE -DMMFREE_STAT_TABLE \
 	-DMMFREE_VERSION='"$(MMFREE_VERSION)"' $(shell pkg-config --cflags libkmod)
 MMFREECTL_LIBS = $(shell pkg-config --libs libkmod)
+MMFREECTL_SRC = scripts/mmfreectl
+MMFREECTL_OBJDIR = build/obj/mmfreectl
+MMFREECTL_OBJS = $(patsubst $(MMFREECTL_SRC)/%.c,$(MMFREECTL_OBJDIR)/%.o, \
+	$(wildcard $(MMFREECTL_SRC)/*.c))
+MMFREECTL_DEPS = $(MMFREECTL_SRC)/mmfreectl.h include/mmfree/knobs.h \
+	include/mmfree/stats.h dkms.conf
 
 mmfreectl: $(MMFREECTL)
 
-$(MMFREECTL): scripts/mmfreectl.c include/mmfree/knobs.h \
-	      include/mmfree/stats.h dkms.conf
+$(MMFREECTL_OBJDIR)/%.o: $(MMFREECTL_SRC)/%.c $(MMFREECTL_DEPS)
 	@mkdir -p $(dir $@)
-	$(CC) $(MMFREECTL_CFLAGS) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(LDFLAGS) \
-		$(MMFREECTL_LIBS)
+	$(CC) $(MMFREECTL_CFLAGS) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(MMFREECTL): $(MMFREECTL_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(MMFREECTL_CFLAGS) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(MMFREECTL_LIBS)
+
+# Its unit tests, on the host: what does not touch the system (the
+# commands, main.c and libkmod left out), with a test program of its own
+# that prints KTAP and exits non-zero on a failure.
+MMFREECTL_TEST = $(MMFREECTL_OBJDIR)/test/mmfreectl-test
+MMFREECTL_TEST_OBJS = $(filter-out $(MMFREECTL_OBJDIR)/main.o \
+	$(MMFREECTL_OBJDIR)/kmod.o $(MMFREECTL_OBJDIR)/cmd_%.o, \
+	$(MMFREECTL_OBJS)) \
+	$(patsubst $(MMFREECTL_SRC)/test/%.c,$(MMFREECTL_OBJDIR)/test/%.o, \
+	$(wildcard $(MMFREECTL_SRC)/test/*.c))
+
+$(MMFREECTL_OBJDIR)/test/%.o: $(MMFREECTL_SRC)/test/%.c \
+		$(wildcard $(MMFREECTL_SRC)/test/*.h) $(MMFREECTL_DEPS)
+	@mkdir -p $(dir $@)
+	$(CC) $(MMFREECTL_CFLAGS) -I$(MMFREECTL_SRC) $(CPPFLAGS) $(CFLAGS) \
+		-c -o $@ $<
+
+$(MMFREECTL_TEST): $(MMFREECTL_TEST_OBJS)
+	$(CC) $(MMFREECTL_CFLAGS) $(CFLAGS) -o $@ $^ $(LDFLAGS)
+
+mmfreectl-test: $(MMFREECTL_TEST)
+	$(MMFREECTL_TEST)
 
 PREFIX ?= /usr/local
 SBINDIR ?= $(PREFIX)/sbin
@@ -82,7 +115,7 @@ SYSCONFDIR ?= /etc
 # they are the administrator's to edit.
 install: $(MMFREECTL)
 	install -D -m 0755 $(MMFREECTL) $(DESTDIR)$(SBINDIR)/mmfreectl
-	install -D -m 0644 scripts/mmfreectl.8 $(DESTDIR)$(MANDIR)/man8/mmfreectl.8
+	install -D -m 0644 $(MMFREECTL_SRC)/mmfreectl.8 $(DESTDIR)$(MANDIR)/man8/mmfreectl.8
 	@for f in modprobe.d/mmfree.conf modules-load.d/mmfree.conf; do \
 		dst=$(DESTDIR)$(SYSCONFDIR)/$$f; \
 		if [ -e "$$dst" ]; then \
@@ -93,7 +126,8 @@ install: $(MMFREECTL)
 		fi; \
 	done
 
-.PHONY: all modules clean check bench demo lint dkms-install mmfreectl install
+.PHONY: all modules clean check bench demo lint dkms-install mmfreectl \
+	mmfreectl-test install
 
 # The debug kernel and the stress run (scripts/debug-kernel.sh,
 # scripts/stress.sh, tests/guest/stress.sh).

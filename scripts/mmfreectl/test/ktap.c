@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The unit tests of mmfreectl, run on the host: the parts of the tool
+ * that neither touch the system nor need the module.  Prints KTAP, the
+ * results being counted before the plan is printed, and exits 1 if any
+ * test failed.
+ */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mmfreectl.h"
+#include "test.h"
+
+static FILE *results;		/* the lines after the plan */
+static char *results_buf;
+static size_t results_len;
+static unsigned int nr_tests, nr_failed, nr_xfail;
+
+static void ktap_line(const char *prefix, const char *suffix, const char *fmt,
+		      va_list ap)
+{
+	fprintf(results, "%s %u ", prefix, ++nr_tests);
+	vfprintf(results, fmt, ap);
+	fprintf(results, "%s\n", suffix);
+}
+
+bool ktap_result(bool ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	ktap_line(ok ? "ok" : "not ok", "", fmt, ap);
+	va_end(ap);
+	nr_failed += !ok;
+	return ok;
+}
+
+bool ktap_xfail(bool failed, const char *why, const char *fmt, ...)
+{
+	char suffix[256];
+	va_list ap;
+
+	if (failed)
+		snprintf(suffix, sizeof(suffix), " # XFAIL %s", why);
+	else
+		snprintf(suffix, sizeof(suffix), ": expected to fail (%s)", why);
+	va_start(ap, fmt);
+	ktap_line(failed ? "ok" : "not ok", suffix, fmt, ap);
+	va_end(ap);
+	nr_failed += !failed;
+	nr_xfail += failed;
+	return failed;
+}
+
+void ktap_diag(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("# ", results);
+	va_start(ap, fmt);
+	vfprintf(results, fmt, ap);
+	va_end(ap);
+	fputc('\n', results);
+}
+
+const char *quote(const char *s, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	if (!s)
+		return "(null)";
+	len += snprintf(buf, size, "\"");
+	for (; *s && len < size; s++) {
+		unsigned char c = *s;
+
+		if (c == '"' || c == '\\')
+			len += snprintf(buf + len, size - len, "\\%c", c);
+		else if (c < 0x20 || c >= 0x7f)
+			len += snprintf(buf + len, size - len, "\\x%02x", c);
+		else
+			len += snprintf(buf + len, size - len, "%c", c);
+	}
+	if (len < size)
+		snprintf(buf + len, size - len, "\"");
+	return buf;
+}
+
+bool ktap_streq(const char *got, const char *want, const char *fmt, ...)
+{
+	bool ok = got && want ? !strcmp(got, want) : got == want;
+	char q[1024];
+	va_list ap;
+
+	if (!ok) {
+		ktap_diag("got:  %s", quote(got, q, sizeof(q)));
+		ktap_diag("want: %s", quote(want, q, sizeof(q)));
+	}
+	va_start(ap, fmt);
+	ktap_line(ok ? "ok" : "not ok", "", fmt, ap);
+	va_end(ap);
+	nr_failed += !ok;
+	return ok;
+}
+
+static FILE *captured;
+static int saved_stderr = -1;
+
+void capture_stderr_begin(void)
+{
+	fflush(stderr);
+	captured = tmpfile();
+	saved_stderr = dup(STDERR_FILENO);
+	if (!captured || saved_stderr < 0 ||
+	    dup2(fileno(captured), STDERR_FILENO) < 0) {
+		perror("mmfreectl-test: capturing stderr");
+		exit(2);
+	}
+}
+
+void capture_stderr_end(char *buf, size_t size)
+{
+	size_t n;
+
+	fflush(stderr);
+	dup2(saved_stderr, STDERR_FILENO);
+	close(saved_stderr);
+	rewind(captured);
+	n = fread(buf, 1, size - 1, captured);
+	buf[n] = '\0';
+	fclose(captured);
+}
+
+int main(void)
+{
+	/* As mmfreectl's main() does: messages say "mmfreectl: ". */
+	ctl_set_progname();
+	results = open_memstream(&results_buf, &results_len);
+	if (!results) {
+		perror("mmfreectl-test");
+		return 2;
+	}
+	test_modopt();
+	test_knob();
+	test_json();
+	test_format();
+	fclose(results);
+
+	printf("KTAP version 1\n1..%u\n%s", nr_tests, results_buf);
+	/* As kselftest totals them: an expected failure is no pass. */
+	printf("# Totals: pass:%u fail:%u xfail:%u xpass:0 skip:0 error:0\n",
+	       nr_tests - nr_failed - nr_xfail, nr_failed, nr_xfail);
+	free(results_buf);
+	return nr_failed ? 1 : 0;
+}
