@@ -57,9 +57,19 @@ int ctl_load_opts(int argc, char **argv, char *opts, size_t size)
 	return RC_OK;
 }
 
+/*
+ * The kernel's isspace() (lib/ctype.c): no locale, and 0xa0 (Latin-1
+ * no-break space) is a space; "\r" too, so a CRLF line of
+ * /etc/modprobe.d splits as the kernel splits it.
+ */
+static int opt_blank(char c)
+{
+	return c && (strchr(" \t\n\v\f\r", c) || (unsigned char)c == 0xa0);
+}
+
 char *ctl_opt_skip_blanks(char *s)
 {
-	while (*s == ' ' || *s == '\t' || *s == '\n')
+	while (opt_blank(*s))
 		s++;
 	return s;
 }
@@ -81,7 +91,7 @@ char *ctl_opt_next(char *args, char **param, char **val)
 		quoted = 1;
 	}
 	for (i = 0; args[i]; i++) {
-		if (strchr(" \t\n", args[i]) && !in_quote)
+		if (opt_blank(args[i]) && !in_quote)
 			break;
 		if (!equals && args[i] == '=')
 			equals = i;
@@ -126,6 +136,9 @@ int ctl_conf_check(const char *conf)
 		return 0;	/* then the kernel checks them */
 	for (rest = ctl_opt_skip_blanks(args); *rest; ) {
 		rest = ctl_opt_next(rest, &param, &val);
+		/* parse_args(): the kernel ignores what follows "--". */
+		if (!val && !strcmp(param, "--"))
+			break;
 		d = ctl_knob_find_param(param);
 		if (d && (!val || ctl_knob_parse(d, val, &v))) {
 			ctl_bad_value_msg(d, param, val ?: "",

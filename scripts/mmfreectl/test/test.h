@@ -19,9 +19,6 @@
 
 /* One result, "ok N name" or "not ok N name"; returns ok. */
 __printf(2, 3) bool ktap_result(bool ok, const char *fmt, ...);
-/* A result expected to fail ("# XFAIL"): a pass is the failure. */
-__printf(3, 4) bool ktap_xfail(bool failed, const char *why,
-			       const char *fmt, ...);
 /* A "# " diagnostic line, before the result it explains. */
 __printf(1, 2) void ktap_diag(const char *fmt, ...);
 
