@@ -68,8 +68,10 @@ static inline void mmfree_ftrace_set_ip(struct ftrace_regs *fregs,
  * mmfree copies entries as opaque words and never splits such a pair.
  */
 #ifdef ENCODED_PAGE_BIT_NR_PAGES_NEXT
-/* struct mmu_gather_batch's array of entries. */
+/* struct mmu_gather_batch's array of entries, and the function it goes to. */
 #define MMFREE_GATHERED_FIELD	"encoded_pages"
+#define MMFREE_GATHERED_TYPE	"struct encoded_page *[0]"
+#define MMFREE_PROTO_FREE_PAGES	"void (struct encoded_page **, int)"
 
 /* Entries the gathered page at @e takes: 1, or 2 with a count after it. */
 static inline unsigned int mmfree_gathered_span(void *const *e)
@@ -91,6 +93,8 @@ static inline struct page *mmfree_gathered_page(void *const *e)
 }
 #else
 #define MMFREE_GATHERED_FIELD	"pages"
+#define MMFREE_GATHERED_TYPE	"struct page *[0]"
+#define MMFREE_PROTO_FREE_PAGES	"void (struct page **, int)"
 
 static inline unsigned int mmfree_gathered_span(void *const *e)
 {

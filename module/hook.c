@@ -1,23 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Hook mechanics: attaching a callback to a kernel function with ftrace,
- * and gates, through which mmfree calls kernel functions it cannot call
- * directly.
+ * Hook mechanics: attaching a callback to a kernel function with ftrace.
  *
  * A callback either observes, or (hook->redirect) may move the traced
  * function's instruction pointer to a wrapper of the same signature, as
  * livepatch does; such a hook claims the function exclusively
  * (FTRACE_OPS_FL_IPMODIFY), so a livepatch of the same function makes
- * attaching fail.
- *
- * A gate is a do-nothing module function whose only caller-visible effect
- * comes from an ftrace callback that redirects it to a kernel function:
- * calling the gate runs the kernel function with the gate's arguments,
- * and it returns to the gate's caller.  Nothing jumps through a pointer,
- * so this works for functions whose ENDBR64 the kernel sealed at boot
- * (on IBT, an indirect call to them raises #CP).  When the target is
- * itself hooked by mmfree, its callback sees a return address inside
- * mmfree (mmfree_hook_from_us()) and lets the call through.
+ * attaching fail.  When mmfree itself calls a function it hooks (through
+ * a gate, gate.c), the callback sees a return address inside mmfree
+ * (mmfree_hook_from_us()) and lets the call through.
  *
  * A hook that must run whenever it is attached (hook->permanent: a
  * redirect, or a gate) is registered FTRACE_OPS_FL_PERMANENT, as
@@ -54,10 +45,7 @@ static bool mmfree_ftrace_off(void)
 /* Called while kernel symbols can be resolved: the switch is only read. */
 void mmfree_hooks_init(void)
 {
-	struct mmfree_ksym sym = { .name = "ftrace_enabled" };
-
-	if (!mmfree_ksyms_resolve_optional(&sym))
-		mmfree_ftrace_enabled = (const int *)sym.addr;
+	mmfree_ftrace_enabled = (const int *)mmfree_ksym_lookup("ftrace_enabled");
 }
 
 int mmfree_hook_attach(struct mmfree_hook *hook)
@@ -112,43 +100,4 @@ void notrace mmfree_hook_redirect(struct ftrace_regs *fregs, void *to)
 bool notrace mmfree_hook_from_us(unsigned long parent_ip)
 {
 	return within_module(parent_ip, THIS_MODULE);
-}
-
-static void notrace mmfree_gate_func(unsigned long ip, unsigned long parent_ip,
-				     struct ftrace_ops *ops,
-				     struct ftrace_regs *fregs)
-{
-	struct mmfree_gate *gate = container_of(ops, struct mmfree_gate,
-						hook.ops);
-
-	mmfree_ftrace_set_ip(fregs, gate->target);
-}
-
-/**
- * mmfree_gate_open - make calls to @gate run @target
- * @gate: the gate; gate->hook.name names @target, gate->hook.addr is the
- *	  gate function
- * @target: the kernel function's address
- *
- * Return: 0 or the error from ftrace.
- */
-int mmfree_gate_open(struct mmfree_gate *gate, unsigned long target)
-{
-	gate->target = target;
-	gate->hook.func = mmfree_gate_func;
-	gate->hook.redirect = true;
-	gate->hook.permanent = true;
-	return mmfree_hook_attach(&gate->hook);
-}
-
-void mmfree_gate_close(struct mmfree_gate *gate)
-{
-	mmfree_hook_detach(&gate->hook);
-}
-
-/* Reached only if a gate is called while closed: a bug in mmfree. */
-void mmfree_gate_missed(const char *name)
-{
-	WARN_ONCE(1, KBUILD_MODNAME ": gate to %s called while closed\n",
-		  name);
 }

@@ -16,16 +16,26 @@
  *
  * A feature whose symbols do not all resolve stays off, with one dmesg
  * line naming the first missing symbol; the other features still load.
+ * A symbol marked MMFREE_SYM_OPTIONAL may be missing: its feature says
+ * what it does without it.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/ptrace.h>
 #include <linux/string.h>
 
 #include "mmfree.h"
+
+/* Test hook: a symbol name that lookups pretend not to find. */
+static char *mmfree_test_missing_ksym;
+module_param_named(test_missing_ksym, mmfree_test_missing_ksym, charp, 0400);
+MODULE_PARM_DESC(test_missing_ksym,
+		 "testing only: treat this kernel symbol as missing");
 
 /* One lookup at a time: the kretprobe reports into these. */
 static DEFINE_MUTEX(mmfree_lookup_lock);
@@ -67,7 +77,15 @@ static unsigned long mmfree_lookup_missed(void)
 	       READ_ONCE(mmfree_lookup_probe.kp.nmissed);
 }
 
-static unsigned long mmfree_ksym_lookup(const char *name)
+/**
+ * mmfree_ksym_lookup - the address of a kernel symbol
+ * @name: the symbol
+ *
+ * Only between mmfree_ksyms_init() and mmfree_ksyms_exit().
+ *
+ * Return: its address, or 0 when the kernel has no such symbol.
+ */
+unsigned long mmfree_ksym_lookup(const char *name)
 {
 	struct kprobe kp = { .symbol_name = name };
 	unsigned long addr = 0, missed;
@@ -113,41 +131,27 @@ void mmfree_ksyms_exit(void)
 }
 
 /**
- * mmfree_ksyms_resolve_optional - resolve one symbol a feature can do without
- * @sym: the symbol; on success it has its address
- *
- * Return: 0, or -ENOENT (nothing is logged: the caller says what it loses).
- */
-int mmfree_ksyms_resolve_optional(struct mmfree_ksym *sym)
-{
-	sym->addr = mmfree_ksym_lookup(sym->name);
-	return sym->addr ? 0 : -ENOENT;
-}
-
-/**
- * mmfree_ksyms_resolve - resolve the symbols of one feature
+ * mmfree_ksyms_resolve - resolve the kernel symbols of one feature
  * @feature: the feature's name, for the log
- * @syms: the symbols; on success each has its address
+ * @syms: the symbols; on success each has its address (0 for an optional
+ *	  symbol this kernel lacks)
  * @nr: the number of @syms
  *
  * Return: 0, or -ENOENT after one dmesg line saying that @feature stays
  * off and which symbol is missing.
  */
-int mmfree_ksyms_resolve(const char *feature, struct mmfree_ksym *syms,
+int mmfree_ksyms_resolve(const char *feature, struct mmfree_sym *syms,
 			 size_t nr)
 {
 	size_t i;
 
 	for (i = 0; i < nr; i++) {
-		unsigned long addr = mmfree_ksym_lookup(syms[i].name);
-
-		if (!addr) {
+		syms[i].addr = mmfree_ksym_lookup(syms[i].name);
+		if (!syms[i].addr && !(syms[i].flags & MMFREE_SYM_OPTIONAL)) {
 			pr_warn("%s disabled: kernel symbol %s not found\n",
 				feature, syms[i].name);
 			return -ENOENT;
 		}
-		syms[i].addr = addr;
 	}
 	return 0;
 }
-

@@ -3,67 +3,108 @@
  * mmfree: give memory back to the system faster.
  *
  * This file only wires the parts together: init in order, exit in
- * reverse, every error path undoing exactly what succeeded.
+ * reverse, every error path undoing exactly what succeeded.  Each feature
+ * is a struct mmfree_feature; the kernel symbols and BTF every feature
+ * needs are looked up here, once, while the module loads.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/debugfs.h>
 #include <linux/init.h>
 #include <linux/module.h>
+#include <linux/utsname.h>
 
+#include "compat.h"
 #include "mmfree.h"
+
+static struct mmfree_feature *const mmfree_features[] = {
+	&mmfree_percpu_feature,
+	&mmfree_pagefree_feature,
+};
 
 static struct dentry *mmfree_debugfs;
 
-struct dentry *mmfree_debugfs_dir(void)
+/*
+ * Decide whether @f can run on this kernel: a tested series, every symbol
+ * and prototype it needs, then its own checks (layouts, a worker pool).
+ * Each refusal is one dmesg line; the other features are not affected.
+ */
+static void mmfree_feature_init(struct mmfree_feature *f,
+				const char *no_btf)
 {
-	return mmfree_debugfs;
+	/* Before any probe is armed on the kernel's symbols. */
+	if (!mmfree_kernel_tested()) {
+		pr_warn("%s disabled: kernel %s is untested\n", f->name,
+			init_utsname()->release);
+		return;
+	}
+	if (no_btf) {
+		pr_warn("%s disabled: %s\n", f->name, no_btf);
+		return;
+	}
+	if (mmfree_syms_resolve(f->name, f->syms, f->nr_syms))
+		return;
+	f->usable = !f->init(mmfree_debugfs);
 }
 
-/* Bring every feature in line with the knobs; called under the knob lock. */
-int mmfree_features_update(void)
+static void mmfree_features_exit(void)
 {
-	int err;
+	int i;
 
-	err = mmfree_percpu_update();
-	if (err)
-		return err;
-	return mmfree_pagefree_update();
+	for (i = ARRAY_SIZE(mmfree_features) - 1; i >= 0; i--) {
+		if (mmfree_features[i]->usable)
+			mmfree_features[i]->exit();
+		mmfree_features[i]->usable = false;
+	}
+}
+
+/*
+ * The kernel's BTF, located like any symbol and indexed for the features.
+ * Return: NULL, or why the features cannot have it.
+ */
+static const char *mmfree_btf_open(void)
+{
+	unsigned long start = mmfree_ksym_lookup("__start_BTF");
+	unsigned long end = mmfree_ksym_lookup("__stop_BTF");
+
+	if (!start)
+		return "kernel symbol __start_BTF not found";
+	if (!end)
+		return "kernel symbol __stop_BTF not found";
+	if (mmfree_btf_init((void *)start, (void *)end))
+		return "kernel BTF unreadable";
+	return NULL;
 }
 
 static int __init mmfree_init(void)
 {
-	int err;
+	const char *no_btf;
+	int i, err;
 
 	mmfree_knobs_init();
 	mmfree_debugfs = debugfs_create_dir(KBUILD_MODNAME, NULL);
 
-	/* Symbols are resolved once, at load; the lookup probe goes away. */
+	/* Symbols and BTF are read once, at load; the lookup probe goes. */
 	err = mmfree_ksyms_init();
 	if (err)
 		goto err_debugfs;
 	mmfree_hooks_init();
-	mmfree_percpu_init();
-	mmfree_pagefree_init();
+	no_btf = mmfree_btf_open();
+	for (i = 0; i < ARRAY_SIZE(mmfree_features); i++)
+		mmfree_feature_init(mmfree_features[i], no_btf);
+	mmfree_btf_exit();
 	mmfree_ksyms_exit();
 
-	/* Before the knob files exist: no write can race with it. */
-	err = mmfree_features_update();
+	err = mmfree_sysfs_init(mmfree_features, ARRAY_SIZE(mmfree_features));
 	if (err)
 		goto err_features;
-	err = mmfree_sysfs_init();
-	if (err) {
-		pr_err("cannot create %s (%d)\n", MMFREE_SYSFS_DIR, err);
-		goto err_features;
-	}
 
 	pr_info("version %s loaded, enabled=%u\n", MMFREE_VERSION,
 		mmfree_knob(MMFREE_KNOB_ENABLED));
 	return 0;
 
 err_features:
-	mmfree_pagefree_exit();
-	mmfree_percpu_exit();
+	mmfree_features_exit();
 err_debugfs:
 	debugfs_remove(mmfree_debugfs);
 	return err;
@@ -71,10 +112,9 @@ err_debugfs:
 
 static void __exit mmfree_exit(void)
 {
-	/* No knob write or reclaim can start once the files are gone. */
+	/* No knob write or action can start once the files are gone. */
 	mmfree_sysfs_exit();
-	mmfree_pagefree_exit();
-	mmfree_percpu_exit();
+	mmfree_features_exit();
 	debugfs_remove(mmfree_debugfs);
 	pr_info("unloaded\n");
 }

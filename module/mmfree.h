@@ -1,16 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Declarations shared by the files of mmfree.ko.
+ * Declarations shared by the files of mmfree.ko, by layer: a file calls
+ * only into the layers below its own.
  *
- *   main.c   init and exit: wires the parts together, nothing else
- *   sysfs.c  the knobs: /sys/kernel/mmfree/ and the module parameters
- *   ksyms.c  resolving the unexported kernel symbols the features need
- *   hook.c   attaching callbacks to kernel functions with ftrace; gates
- *   btf.c    reading struct layouts from the kernel's BTF
- *   percpu.c the percpu policy: which chunks to depopulate, and when
- *   pagefree.c the page-free policy: which gathers go to the pool, waiting
- *   pool.c   the page-free pool: work items, workers, draining
- *   compat.h the only place that knows kernel versions
+ *   main.c      init and exit: the features, in order; the knob files
+ *   sysfs.c     the knob files: /sys/kernel/mmfree/
+ *   param.c     the module parameters, made from the knobs' declaration
+ *   percpu.c    feature: which percpu chunks to depopulate, and when
+ *   pagefree.c  feature: which gathers go to the pool, and who waits
+ *   pool.c      the page-free pool: work items, workers, draining
+ *   sym.c       a feature's kernel symbols: resolve, check, attach
+ *   gate.c      calling kernel functions that are not exported
+ *   hook.c      attaching callbacks to kernel functions with ftrace
+ *   stat.c      per-CPU event counters
+ *   knob.c      the knobs' values
+ *   btf.c       struct layouts and prototypes from the kernel's BTF
+ *   ksyms.c     resolving unexported kernel symbols
+ *   compat.h    the only place that knows kernel versions
  */
 #ifndef _MMFREE_H
 #define _MMFREE_H
@@ -25,84 +31,45 @@
 #include <mmfree/knobs.h>
 #include <mmfree/stats.h>
 
-/* sysfs.c */
-extern unsigned int mmfree_knob_vals[MMFREE_NR_KNOBS];
-
-static inline unsigned int mmfree_knob(enum mmfree_knob_id id)
-{
-	/* Knobs change under mmfree_knobs_lock; readers take a snapshot. */
-	return READ_ONCE(mmfree_knob_vals[id]);
-}
-
-extern char *mmfree_test_missing_ksym;
-
-void mmfree_knobs_init(void);
-int mmfree_sysfs_init(void);
-void mmfree_sysfs_exit(void);
-
-/* main.c */
-int mmfree_features_update(void);
-struct dentry *mmfree_debugfs_dir(void);
-
-/* hook.c */
-struct mmfree_hook {
-	const char *name;
-	unsigned long addr;
-	ftrace_func_t func;
-	bool redirect;		/* func may call mmfree_hook_redirect() */
-	bool permanent;		/* must run while attached: ftrace stays on */
-	struct ftrace_ops ops;
-	bool attached;
-};
-
-struct mmfree_gate {
-	struct mmfree_hook hook;
-	unsigned long target;
-};
-
-/*
- * Marks a gate function: never inlined, cloned or otherwise changed by
- * the compiler (noipa), so that its callers pass exactly its arguments.
- */
-#define __mmfree_gate	__attribute__((__noipa__))
-
-void mmfree_hooks_init(void);
-int mmfree_hook_attach(struct mmfree_hook *hook);
-void mmfree_hook_detach(struct mmfree_hook *hook);
-void mmfree_hook_redirect(struct ftrace_regs *fregs, void *to);
-bool mmfree_hook_from_us(unsigned long parent_ip);
-int mmfree_gate_open(struct mmfree_gate *gate, unsigned long target);
-void mmfree_gate_close(struct mmfree_gate *gate);
-void mmfree_gate_missed(const char *name);
-
-/* btf.c */
-struct btf_type;
-int mmfree_btf_init(const void *start, const void *end);
-void mmfree_btf_exit(void);
-const struct btf_type *mmfree_btf_struct(const char *name);
-int mmfree_btf_member(const struct btf_type *t, const char *name, int size);
-
-/* percpu.c */
-void mmfree_percpu_init(void);
-void mmfree_percpu_exit(void);
-bool mmfree_percpu_usable(void);
-int mmfree_percpu_update(void);
-int mmfree_percpu_reclaim(void);
-long mmfree_percpu_stat(enum mmfree_stat_id id);
-
-/* pagefree.c */
-void mmfree_pagefree_init(void);
-void mmfree_pagefree_exit(void);
-bool mmfree_pagefree_usable(void);
-int mmfree_pagefree_update(void);
-long mmfree_pagefree_stat(enum mmfree_stat_id id);
-void mmfree_stat_add(enum mmfree_stat_id id, unsigned long n);
-void mmfree_free_gathered(void **entries, unsigned int nr);
-
-/* pool.c */
-struct mmfree_item;
+struct dentry;
+struct mmu_gather;
+struct oom_control;
 struct workqueue_attrs;
 struct workqueue_struct;
+
+/* --- the features (percpu.c, pagefree.c), as main.c and sysfs.c see them */
+
+struct mmfree_sym;
+
+struct mmfree_feature {
+	const char *name;		/* its directory and knob prefix */
+	struct mmfree_sym *syms;	/* the kernel symbols it uses */
+	size_t nr_syms;
+	/* After its symbols resolved, with BTF indexed; 0: it can run. */
+	int (*init)(struct dentry *debugfs);
+	void (*exit)(void);
+	/* Attach or detach to match the knobs (under the knob lock). */
+	int (*update)(void);
+	/* A statistic that is not an event counter. */
+	long (*stat)(enum mmfree_stat_id id);
+	/* Its file that acts on a write of "1" (NULL: none). */
+	const char *action_name;
+	int (*action)(void);
+	bool usable;			/* decided at load */
+};
+
+extern struct mmfree_feature mmfree_percpu_feature;
+extern struct mmfree_feature mmfree_pagefree_feature;
+
+/* --- sysfs.c, param.c */
+
+int mmfree_sysfs_init(struct mmfree_feature *const *features, size_t nr);
+void mmfree_sysfs_exit(void);
+void mmfree_knobs_init(void);
+
+/* --- pool.c */
+
+struct mmfree_item;
 
 /* The items of one task's gather, which it waits for (sync mode). */
 struct mmfree_waiter {
@@ -113,6 +80,7 @@ struct mmfree_waiter {
 
 int mmfree_pool_init(void);
 void mmfree_pool_exit(void);
+void mmfree_pool_tune(void);
 struct mmfree_item *mmfree_item_alloc(void);
 void mmfree_item_put_entries(struct mmfree_item *item, void *const *entries,
 			     unsigned int nr, unsigned long pages);
@@ -124,22 +92,129 @@ bool mmfree_pool_working(void);
 long mmfree_pool_inflight_pages(void);
 long mmfree_pool_inflight_pages_on(const nodemask_t *nodes);
 void mmfree_pool_set_workers(unsigned int workers);
-int mmfree_pool_keep_to_nodes(int (*apply)(struct workqueue_struct *wq,
-					   const struct workqueue_attrs *attrs));
-void mmfree_pool_set_min_active(void (*set)(struct workqueue_struct *wq,
-					    int min_active));
 void mmfree_pool_drain(void);
 
-/* ksyms.c */
-struct mmfree_ksym {
+/* --- sym.c */
+
+/* A kernel symbol of a feature, and what mmfree does with it. */
+struct mmfree_sym {
 	const char *name;
-	unsigned long addr;
+	const char *proto;		/* a function's prototype, for BTF */
+	struct mmfree_hook *hook;	/* attached to the function, or NULL */
+	struct mmfree_gate *gate;	/* calls the function, or NULL */
+	void **data;			/* data: where its address goes */
+	unsigned int flags;
+	unsigned long addr;		/* resolved at load */
 };
+
+/* mmfree_sym.flags */
+#define MMFREE_SYM_OPTIONAL	0x1	/* the feature works without it */
+#define MMFREE_SYM_AT_LOAD	0x2	/* its gate is opened only at load */
+
+int mmfree_syms_resolve(const char *feature, struct mmfree_sym *syms,
+			size_t nr);
+int mmfree_syms_attach(struct mmfree_sym *syms, size_t nr);
+void mmfree_syms_detach(struct mmfree_sym *syms, size_t nr);
+void mmfree_syms_close_gates(struct mmfree_sym *syms, size_t nr);
+bool mmfree_syms_attached(const struct mmfree_sym *syms, size_t nr);
+
+/* --- gate.c */
+
+struct mmfree_gate;
+
+/*
+ * Marks a gate function: never inlined, cloned or otherwise changed by
+ * the compiler (noipa), so that its callers pass exactly its arguments.
+ */
+#define __mmfree_gate	__attribute__((__noipa__))
+
+int mmfree_gate_open(struct mmfree_gate *gate);
+void mmfree_gate_close(struct mmfree_gate *gate);
+bool mmfree_gate_is_open(const struct mmfree_gate *gate);
+
+/* Each kernel function mmfree calls: its gate and the gate function. */
+extern struct mmfree_gate mmfree_gate_free_pages;
+void mmfree_call_free_pages(void **entries, int nr);
+extern struct mmfree_gate mmfree_gate_tlb_flush;
+void mmfree_call_tlb_flush(struct mmu_gather *tlb);
+extern struct mmfree_gate mmfree_gate_tlb_finish;
+void mmfree_call_tlb_finish(struct mmu_gather *tlb);
+extern struct mmfree_gate mmfree_gate_oom;
+bool mmfree_call_oom(struct oom_control *oc);
+extern struct mmfree_gate mmfree_gate_idle_cpu;
+int mmfree_call_idle_cpu(int cpu);
+extern struct mmfree_gate mmfree_gate_apply_wq_attrs;
+int mmfree_call_apply_wq_attrs(struct workqueue_struct *wq,
+			       const struct workqueue_attrs *attrs);
+extern struct mmfree_gate mmfree_gate_wq_set_min_active;
+void mmfree_call_wq_set_min_active(struct workqueue_struct *wq,
+				   int min_active);
+
+/* --- hook.c */
+
+struct mmfree_hook {
+	const char *name;	/* the kernel function, set by sym.c */
+	unsigned long addr;
+	ftrace_func_t func;
+	bool redirect;		/* func may call mmfree_hook_redirect() */
+	bool permanent;		/* must run while attached: ftrace stays on */
+	struct ftrace_ops ops;
+	bool attached;
+};
+
+struct mmfree_gate {
+	struct mmfree_hook hook;	/* on the gate function itself */
+	const char *target_name;
+	unsigned long target;
+};
+
+void mmfree_hooks_init(void);
+int mmfree_hook_attach(struct mmfree_hook *hook);
+void mmfree_hook_detach(struct mmfree_hook *hook);
+void mmfree_hook_redirect(struct ftrace_regs *fregs, void *to);
+bool mmfree_hook_from_us(unsigned long parent_ip);
+
+/* --- stat.c */
+
+void mmfree_stat_add(enum mmfree_stat_id id, unsigned long n);
+unsigned long mmfree_stat_sum(enum mmfree_stat_id id);
+
+/* --- knob.c */
+
+extern unsigned int mmfree_knob_vals[MMFREE_NR_KNOBS];
+
+int mmfree_knob_parse(enum mmfree_knob_id id, const char *buf,
+		      unsigned int *val);
+int mmfree_knob_print(enum mmfree_knob_id id, char *buf);
+
+static inline unsigned int mmfree_knob(enum mmfree_knob_id id)
+{
+	/* Knobs change under the knob lock (sysfs.c); readers take a snapshot. */
+	return READ_ONCE(mmfree_knob_vals[id]);
+}
+
+/* --- btf.c */
+
+/* A struct field a feature reads, and the C type it reads it as. */
+struct mmfree_field {
+	const char *type;	/* the struct */
+	const char *member;	/* "" for the struct's size */
+	const char *ctype;	/* as BTF spells it: "long unsigned int" */
+	int *offset;		/* where its byte offset goes */
+};
+
+int mmfree_btf_init(const void *start, const void *end);
+void mmfree_btf_exit(void);
+int mmfree_btf_func(const char *name, char *buf, size_t size);
+int mmfree_btf_fields(const char *feature, const struct mmfree_field *fields,
+		      size_t nr);
+
+/* --- ksyms.c */
 
 int mmfree_ksyms_init(void);
 void mmfree_ksyms_exit(void);
-int mmfree_ksyms_resolve(const char *feature, struct mmfree_ksym *syms,
+unsigned long mmfree_ksym_lookup(const char *name);
+int mmfree_ksyms_resolve(const char *feature, struct mmfree_sym *syms,
 			 size_t nr);
-int mmfree_ksyms_resolve_optional(struct mmfree_ksym *sym);
 
 #endif /* _MMFREE_H */

@@ -85,21 +85,6 @@
 /* Idle CPUs looked at per decision, so huge machines pay a bounded cost. */
 #define MMFREE_IDLE_SCAN_MAX	64
 
-enum {
-	SYM_FREE_PAGES, SYM_TLB_FLUSH, SYM_TLB_FINISH, SYM_OOM, SYM_IDLE_CPU,
-	SYM_START_BTF, SYM_STOP_BTF, NR_SYMS
-};
-
-static struct mmfree_ksym mmfree_pagefree_syms[NR_SYMS] = {
-	[SYM_FREE_PAGES] = { .name = "free_pages_and_swap_cache" },
-	[SYM_TLB_FLUSH] = { .name = "tlb_flush_mmu" },
-	[SYM_TLB_FINISH] = { .name = "tlb_finish_mmu" },
-	[SYM_OOM] = { .name = "out_of_memory" },
-	[SYM_IDLE_CPU] = { .name = "idle_cpu" },
-	[SYM_START_BTF] = { .name = "__start_BTF" },
-	[SYM_STOP_BTF] = { .name = "__stop_BTF" },
-};
-
 /* One gather that qualified for the pool, and its task. */
 struct mmfree_gather {
 	struct hlist_node node;
@@ -115,82 +100,9 @@ static DEFINE_HASHTABLE(mmfree_gathers, 8);
 static DEFINE_SPINLOCK(mmfree_gathers_lock);	/* writers of the table */
 static atomic_t mmfree_nr_gathers = ATOMIC_INIT(0);
 
-static bool mmfree_pagefree_available;
-static bool mmfree_pagefree_active;	/* hooks attached and enabled */
-static DEFINE_MUTEX(mmfree_pagefree_lock);	/* serialises on/off */
+static bool mmfree_pagefree_attached;	/* hooks attached, gathers pooled */
+static DEFINE_MUTEX(mmfree_pagefree_lock);	/* serialises attach/detach */
 static DEFINE_PER_CPU(long, mmfree_inside);	/* tasks in wrappers */
-
-struct mmfree_pagefree_stats {
-	unsigned long v[MMFREE_NR_STATS];
-};
-
-static DEFINE_PER_CPU(struct mmfree_pagefree_stats, mmfree_pagefree_stats);
-
-void mmfree_stat_add(enum mmfree_stat_id id, unsigned long n)
-{
-	this_cpu_add(mmfree_pagefree_stats.v[id], n);
-}
-
-/* Gates: the kernel functions mmfree calls. */
-static __mmfree_gate void mmfree_call_free_pages(void **entries, int nr)
-{
-	mmfree_gate_missed("free_pages_and_swap_cache");
-}
-
-static __mmfree_gate void mmfree_call_tlb_flush(struct mmu_gather *tlb)
-{
-	mmfree_gate_missed("tlb_flush_mmu");
-}
-
-static __mmfree_gate void mmfree_call_tlb_finish(struct mmu_gather *tlb)
-{
-	mmfree_gate_missed("tlb_finish_mmu");
-}
-
-static __mmfree_gate bool mmfree_call_oom(struct oom_control *oc)
-{
-	mmfree_gate_missed("out_of_memory");
-	return false;
-}
-
-static __mmfree_gate int mmfree_call_idle_cpu(int cpu)
-{
-	mmfree_gate_missed("idle_cpu");
-	return 0;
-}
-
-/* The pool's settings that only unexported functions change (at load). */
-static __mmfree_gate int
-mmfree_call_apply_wq_attrs(struct workqueue_struct *wq,
-			   const struct workqueue_attrs *attrs)
-{
-	mmfree_gate_missed("apply_workqueue_attrs");
-	return -EOPNOTSUPP;
-}
-
-static __mmfree_gate void
-mmfree_call_wq_set_min_active(struct workqueue_struct *wq, int min_active)
-{
-	mmfree_gate_missed("workqueue_set_min_active");
-}
-
-#define MMFREE_GATE_TO(sym, gate) \
-	[sym] = { .hook = { .name = #gate, .addr = (unsigned long)gate } }
-
-/* Indexed like the symbols they lead to; open only while attached. */
-static struct mmfree_gate mmfree_gates[] = {
-	MMFREE_GATE_TO(SYM_FREE_PAGES, mmfree_call_free_pages),
-	MMFREE_GATE_TO(SYM_TLB_FLUSH, mmfree_call_tlb_flush),
-	MMFREE_GATE_TO(SYM_TLB_FINISH, mmfree_call_tlb_finish),
-	MMFREE_GATE_TO(SYM_OOM, mmfree_call_oom),
-	MMFREE_GATE_TO(SYM_IDLE_CPU, mmfree_call_idle_cpu),
-};
-
-/* Free @nr gathered entries the kernel's way, on this CPU. */
-void mmfree_free_gathered(void **entries, unsigned int nr)
-{
-	mmfree_call_free_pages(entries, nr);
-}
 
 static void mmfree_enter(void)
 {
@@ -214,9 +126,10 @@ static long mmfree_inside_count(void)
 }
 
 /*
- * Layouts from BTF: struct mmu_gather's header is not for modules
- * (asm/tlb.h needs the unexported flush_tlb_mm_range()), and the
- * scheduler's task_group is private to kernel/sched.
+ * Byte offsets of the kernel fields pagefree reads, from BTF: struct
+ * mmu_gather's header is not for modules (asm/tlb.h needs the unexported
+ * flush_tlb_mm_range()), and the scheduler's task_group is private to
+ * kernel/sched.
  */
 static struct {
 	int tlb_mm;		/* mmu_gather.mm */
@@ -225,11 +138,12 @@ static struct {
 	int batch_nr;		/* mmu_gather_batch.nr */
 	int batch_entries;	/* mmu_gather_batch's array of entries */
 	int tg_parent;		/* task_group.parent */
-	int tg_quota;		/* task_group.cfs_bandwidth.quota */
-} mmfree_layout;
+	int tg_bandwidth;	/* task_group.cfs_bandwidth */
+	int bw_quota;		/* cfs_bandwidth.quota */
+} mmfree_pagefree_off;
 
 #define MMFREE_FIELD(base, off, type) \
-	(*(type *)((char *)(base) + mmfree_layout.off))
+	(*(type *)((char *)(base) + mmfree_pagefree_off.off))
 
 static struct mm_struct *mmfree_tlb_mm(struct mmu_gather *tlb)
 {
@@ -268,13 +182,13 @@ static unsigned long mmfree_entries_pages(void *const *entries,
 static unsigned long mmfree_tlb_pending(struct mmu_gather *tlb,
 					unsigned long limit)
 {
-	void *batch = (char *)tlb + mmfree_layout.tlb_local;
+	void *batch = (char *)tlb + mmfree_pagefree_off.tlb_local;
 	unsigned long pages = 0;
 
 	for (; batch && pages < limit;
 	     batch = MMFREE_FIELD(batch, batch_next, void *)) {
 		void **entries = (void **)((char *)batch +
-					   mmfree_layout.batch_entries);
+					   mmfree_pagefree_off.batch_entries);
 		unsigned int nr = MMFREE_FIELD(batch, batch_nr, unsigned int);
 		unsigned int i;
 
@@ -333,7 +247,7 @@ static struct mmfree_gather *mmfree_gather_open(struct mmu_gather *tlb)
 	g->task = current;
 	g->tlb = tlb;
 	g->async = mmfree_knob(MMFREE_KNOB_PAGEFREE_MODE) ==
-		   MMFREE_PAGEFREE_ASYNC && mmfree_tlb_own(tlb);
+		   MMFREE_PAGEFREE_MODE_async && mmfree_tlb_own(tlb);
 	g->flushing = 0;
 	mmfree_waiter_init(&g->waiter);
 	spin_lock(&mmfree_gathers_lock);
@@ -372,7 +286,7 @@ static struct mmfree_gather *mmfree_gather_try_open(struct mmu_gather *tlb)
 	struct mmfree_gather *g;
 	unsigned long pending;
 
-	if (!READ_ONCE(mmfree_pagefree_active) || !preemptible())
+	if (!READ_ONCE(mmfree_pagefree_attached) || !preemptible())
 		return NULL;
 	pending = mmfree_tlb_pending(tlb, min);
 	if (pending < min) {
@@ -419,13 +333,16 @@ static bool mmfree_cpu_limited(void)
 
 	if (current->prio < MAX_RT_PRIO)
 		return true;
-	if (!mmfree_layout.tg_quota)
+	if (!IS_ENABLED(CONFIG_CFS_BANDWIDTH))
 		return false;
 	/* Task groups are freed after an RCU grace period. */
 	rcu_read_lock();
 	for (tg = mmfree_task_group(current); tg && !limited;
-	     tg = MMFREE_FIELD(tg, tg_parent, void *))
-		limited = MMFREE_FIELD(tg, tg_quota, u64) != MMFREE_RUNTIME_INF;
+	     tg = MMFREE_FIELD(tg, tg_parent, void *)) {
+		void *bw = (char *)tg + mmfree_pagefree_off.tg_bandwidth;
+
+		limited = MMFREE_FIELD(bw, bw_quota, u64) != MMFREE_RUNTIME_INF;
+	}
 	rcu_read_unlock();
 	return limited;
 }
@@ -461,7 +378,7 @@ static bool mmfree_offload_allowed(const struct mmfree_gather *g,
 				   enum mmfree_stat_id *why)
 {
 	*why = MMFREE_STAT_PAGEFREE_INLINE_DISABLED_PAGES;
-	if (!READ_ONCE(mmfree_pagefree_active))
+	if (!READ_ONCE(mmfree_pagefree_attached))
 		return false;
 	/* Memory must come back before these contexts go on. */
 	*why = MMFREE_STAT_PAGEFREE_INLINE_OOM_PAGES;
@@ -704,10 +621,10 @@ static bool mmfree_out_of_memory(struct oom_control *oc)
  * wrapper.  Calls from mmfree itself (gates, workers) run the kernel's
  * function untouched.
  */
-static void notrace mmfree_free_pages_hook(unsigned long ip,
-					   unsigned long parent_ip,
-					   struct ftrace_ops *ops,
-					   struct ftrace_regs *fregs)
+static void notrace mmfree_free_pages_cb(unsigned long ip,
+					 unsigned long parent_ip,
+					 struct ftrace_ops *ops,
+					 struct ftrace_regs *fregs)
 {
 	struct mmfree_gather *g;
 
@@ -719,10 +636,10 @@ static void notrace mmfree_free_pages_hook(unsigned long ip,
 	mmfree_hook_redirect(fregs, mmfree_free_pages_and_swap_cache);
 }
 
-static void notrace mmfree_tlb_flush_hook(unsigned long ip,
-					  unsigned long parent_ip,
-					  struct ftrace_ops *ops,
-					  struct ftrace_regs *fregs)
+static void notrace mmfree_tlb_flush_cb(unsigned long ip,
+					unsigned long parent_ip,
+					struct ftrace_ops *ops,
+					struct ftrace_regs *fregs)
 {
 	struct mmu_gather *tlb = (void *)mmfree_ftrace_arg(fregs, 0);
 	unsigned long min = mmfree_knob(MMFREE_KNOB_PAGEFREE_MIN_PAGES);
@@ -732,16 +649,16 @@ static void notrace mmfree_tlb_flush_hook(unsigned long ip,
 		return;
 	g = mmfree_gather_current();
 	if (g ? g->tlb != tlb :
-		!READ_ONCE(mmfree_pagefree_active) ||
+		!READ_ONCE(mmfree_pagefree_attached) ||
 		mmfree_tlb_pending(tlb, min) < min)
 		return;
 	mmfree_hook_redirect(fregs, mmfree_tlb_flush_mmu);
 }
 
-static void notrace mmfree_tlb_finish_hook(unsigned long ip,
-					   unsigned long parent_ip,
-					   struct ftrace_ops *ops,
-					   struct ftrace_regs *fregs)
+static void notrace mmfree_tlb_finish_cb(unsigned long ip,
+					 unsigned long parent_ip,
+					 struct ftrace_ops *ops,
+					 struct ftrace_regs *fregs)
 {
 	if (mmfree_hook_from_us(parent_ip))
 		return;
@@ -749,9 +666,9 @@ static void notrace mmfree_tlb_finish_hook(unsigned long ip,
 	mmfree_hook_redirect(fregs, mmfree_tlb_finish_mmu);
 }
 
-static void notrace mmfree_oom_hook(unsigned long ip, unsigned long parent_ip,
-				    struct ftrace_ops *ops,
-				    struct ftrace_regs *fregs)
+static void notrace mmfree_oom_cb(unsigned long ip, unsigned long parent_ip,
+				  struct ftrace_ops *ops,
+				  struct ftrace_regs *fregs)
 {
 	struct oom_control *oc = (void *)mmfree_ftrace_arg(fregs, 0);
 
@@ -760,109 +677,67 @@ static void notrace mmfree_oom_hook(unsigned long ip, unsigned long parent_ip,
 	mmfree_hook_redirect(fregs, mmfree_out_of_memory);
 }
 
-#define MMFREE_REDIRECT(fn, cb) \
-	{ .name = fn, .func = cb, .redirect = true, .permanent = true }
-
-/* In attach order: a gather is closed before one can be opened. */
-static struct mmfree_hook mmfree_pagefree_hooks[] = {
-	MMFREE_REDIRECT("out_of_memory", mmfree_oom_hook),
-	MMFREE_REDIRECT("tlb_finish_mmu", mmfree_tlb_finish_hook),
-	MMFREE_REDIRECT("free_pages_and_swap_cache", mmfree_free_pages_hook),
-	MMFREE_REDIRECT("tlb_flush_mmu", mmfree_tlb_flush_hook),
-};
-
-static const int mmfree_pagefree_hook_sym[] = {
-	SYM_OOM, SYM_TLB_FINISH, SYM_FREE_PAGES, SYM_TLB_FLUSH,
-};
-
-static void mmfree_gates_close(void)
-{
-	int i;
-
-	for (i = 0; i < ARRAY_SIZE(mmfree_gates); i++)
-		mmfree_gate_close(&mmfree_gates[i]);
-}
-
-static int mmfree_gates_open(void)
-{
-	int i, err;
-
-	for (i = 0; i < ARRAY_SIZE(mmfree_gates); i++) {
-		err = mmfree_gate_open(&mmfree_gates[i],
-				       mmfree_pagefree_syms[i].addr);
-		if (err) {
-			mmfree_gates_close();
-			return err;
-		}
-	}
-	return 0;
-}
+#define MMFREE_REDIRECT(cb) \
+	(&(struct mmfree_hook){ .func = cb, .redirect = true, .permanent = true })
 
 /*
- * Run @fn with @gate open to kernel function @name, if this kernel has it;
- * the feature works without (one line says what is lost).
+ * What pagefree does with each kernel symbol, and the prototype BTF must
+ * show for it (what the wrapper and the gate are written for).  In
+ * attach order: out_of_memory first (pages may be in flight as soon as
+ * a gather is pooled), tlb_finish_mmu before what can open a gather.
  */
-static void mmfree_pool_tune(struct mmfree_gate *gate, const char *name,
-			     int (*fn)(void), const char *without)
-{
-	struct mmfree_ksym sym = { .name = name };
-	int err;
-
-	err = mmfree_ksyms_resolve_optional(&sym);
-	if (!err)
-		err = mmfree_gate_open(gate, sym.addr);
-	if (!err) {
-		err = fn();
-		mmfree_gate_close(gate);
-	}
-	if (err)
-		pr_warn("pagefree: %s (%s: %d)\n", without, name, err);
-}
-
-static int mmfree_pool_keep_to_nodes_now(void)
-{
-	return mmfree_pool_keep_to_nodes(mmfree_call_apply_wq_attrs);
-}
-
-static int mmfree_pool_min_active_now(void)
-{
-	mmfree_pool_set_min_active(mmfree_call_wq_set_min_active);
-	return 0;
-}
-
-static struct mmfree_gate mmfree_apply_wq_attrs_gate = {
-	.hook = {
-		.name = "mmfree_call_apply_wq_attrs",
-		.addr = (unsigned long)mmfree_call_apply_wq_attrs,
+static struct mmfree_sym mmfree_pagefree_syms[] = {
+	{
+		.name = "out_of_memory", .proto = "bool (struct oom_control *)",
+		.hook = MMFREE_REDIRECT(mmfree_oom_cb),
+		.gate = &mmfree_gate_oom,
+	},
+	{
+		.name = "tlb_finish_mmu",
+		.proto = "void (struct mmu_gather *)",
+		.hook = MMFREE_REDIRECT(mmfree_tlb_finish_cb),
+		.gate = &mmfree_gate_tlb_finish,
+	},
+	{
+		.name = "free_pages_and_swap_cache",
+		.proto = MMFREE_PROTO_FREE_PAGES,
+		.hook = MMFREE_REDIRECT(mmfree_free_pages_cb),
+		.gate = &mmfree_gate_free_pages,
+	},
+	{
+		.name = "tlb_flush_mmu", .proto = "void (struct mmu_gather *)",
+		.hook = MMFREE_REDIRECT(mmfree_tlb_flush_cb),
+		.gate = &mmfree_gate_tlb_flush,
+	},
+	{
+		.name = "idle_cpu", .proto = "int (int)",
+		.gate = &mmfree_gate_idle_cpu,
+	},
+	/* The pool's workqueue settings, at load (mmfree_pool_tune()). */
+	{
+		.name = "apply_workqueue_attrs",
+		.proto = "int (struct workqueue_struct *, const struct workqueue_attrs *)",
+		.gate = &mmfree_gate_apply_wq_attrs,
+		.flags = MMFREE_SYM_OPTIONAL | MMFREE_SYM_AT_LOAD,
+	},
+	{
+		.name = "workqueue_set_min_active",
+		.proto = "void (struct workqueue_struct *, int)",
+		.gate = &mmfree_gate_wq_set_min_active,
+		.flags = MMFREE_SYM_OPTIONAL | MMFREE_SYM_AT_LOAD,
 	},
 };
-
-static struct mmfree_gate mmfree_wq_set_min_active_gate = {
-	.hook = {
-		.name = "mmfree_call_wq_set_min_active",
-		.addr = (unsigned long)mmfree_call_wq_set_min_active,
-	},
-};
-
-static bool mmfree_pagefree_attached(void)
-{
-	int i;
-
-	for (i = 0; i < ARRAY_SIZE(mmfree_pagefree_hooks); i++)
-		if (mmfree_pagefree_hooks[i].attached)
-			return true;
-	return mmfree_gates[0].hook.attached;
-}
 
 static void mmfree_pagefree_detach(void)
 {
+	struct mmfree_sym *syms = mmfree_pagefree_syms;
+	size_t nr = ARRAY_SIZE(mmfree_pagefree_syms);
 	struct mmfree_gather *g;
 	struct hlist_node *tmp;
-	int i, bkt;
+	int bkt;
 
-	WRITE_ONCE(mmfree_pagefree_active, false);
-	for (i = ARRAY_SIZE(mmfree_pagefree_hooks) - 1; i >= 0; i--)
-		mmfree_hook_detach(&mmfree_pagefree_hooks[i]);
+	WRITE_ONCE(mmfree_pagefree_attached, false);
+	mmfree_syms_detach(syms, nr);
 	/* A task redirected but not yet counted has now entered or left. */
 	synchronize_rcu_tasks();
 	while (mmfree_inside_count())
@@ -875,197 +750,107 @@ static void mmfree_pagefree_detach(void)
 	hash_for_each_safe(mmfree_gathers, bkt, tmp, g, node)
 		mmfree_gather_close(g);
 	/* Nothing calls through them any more: workers drained, no task inside. */
-	mmfree_gates_close();
+	mmfree_syms_close_gates(syms, nr);
 }
 
-static int mmfree_pagefree_attach(void)
-{
-	int i, err;
-
-	err = mmfree_gates_open();
-	if (err)
-		return err;
-	for (i = 0; i < ARRAY_SIZE(mmfree_pagefree_hooks); i++) {
-		err = mmfree_hook_attach(&mmfree_pagefree_hooks[i]);
-		if (err) {
-			mmfree_pagefree_detach();
-			return err;
-		}
-	}
-	WRITE_ONCE(mmfree_pagefree_active, true);
-	return 0;
-}
-
-/**
- * mmfree_pagefree_update - attach or detach to match the knobs
- *
- * Return: 0, or the error that kept the hooks from attaching (then the
- * feature is left off).
- */
-int mmfree_pagefree_update(void)
+/* Attach or detach to match the knobs. */
+static int mmfree_pagefree_update(void)
 {
 	bool want = mmfree_knob(MMFREE_KNOB_ENABLED) &&
 		    mmfree_knob(MMFREE_KNOB_PAGEFREE_ENABLED);
 	int err = 0;
 
-	if (!mmfree_pagefree_available)
-		return 0;
 	mutex_lock(&mmfree_pagefree_lock);
 	mmfree_pool_set_workers(mmfree_knob(MMFREE_KNOB_PAGEFREE_WORKERS));
-	if (!want) {
-		if (mmfree_pagefree_attached())
-			mmfree_pagefree_detach();
-	} else if (!READ_ONCE(mmfree_pagefree_active)) {
-		err = mmfree_pagefree_attach();
+	if (!want && mmfree_syms_attached(mmfree_pagefree_syms,
+					  ARRAY_SIZE(mmfree_pagefree_syms)))
+		mmfree_pagefree_detach();
+	if (want && !READ_ONCE(mmfree_pagefree_attached)) {
+		err = mmfree_syms_attach(mmfree_pagefree_syms,
+					 ARRAY_SIZE(mmfree_pagefree_syms));
+		if (!err)
+			WRITE_ONCE(mmfree_pagefree_attached, true);
 	}
 	mutex_unlock(&mmfree_pagefree_lock);
 	return err;
 }
 
-long mmfree_pagefree_stat(enum mmfree_stat_id id)
+static long mmfree_pagefree_stat(enum mmfree_stat_id id)
 {
-	unsigned long sum = 0;
-	int cpu;
-
 	if (id == MMFREE_STAT_PAGEFREE_INFLIGHT_PAGES)
 		return mmfree_pool_inflight_pages();
-	for_each_possible_cpu(cpu)
-		sum += per_cpu(mmfree_pagefree_stats.v[id], cpu);
-	return sum;
+	return mmfree_stat_sum(id);
 }
 
 /*
- * The scheduler's CPU bandwidth fields, where the kernel has them: without
- * CONFIG_CFS_BANDWIDTH no task's CPU time can be limited by cpu.max.
+ * The fields pagefree reads, with the types it reads them as; the
+ * scheduler's bandwidth fields only where the kernel has them (without
+ * CONFIG_CFS_BANDWIDTH no task's CPU time is limited by cpu.max).
  */
-static int mmfree_pagefree_layout_tg(void)
-{
-	const struct btf_type *tg, *bw;
-	int bw_off, quota;
+static const struct mmfree_field mmfree_gather_fields[] = {
+	{ "mmu_gather", "mm", "struct mm_struct *",
+	  &mmfree_pagefree_off.tlb_mm },
+	{ "mmu_gather", "local", "struct mmu_gather_batch",
+	  &mmfree_pagefree_off.tlb_local },
+	{ "mmu_gather_batch", "next", "struct mmu_gather_batch *",
+	  &mmfree_pagefree_off.batch_next },
+	{ "mmu_gather_batch", "nr", "unsigned int",
+	  &mmfree_pagefree_off.batch_nr },
+	{ "mmu_gather_batch", MMFREE_GATHERED_FIELD, MMFREE_GATHERED_TYPE,
+	  &mmfree_pagefree_off.batch_entries },
+};
 
-	if (!IS_ENABLED(CONFIG_CFS_BANDWIDTH))
-		return 0;
-	tg = mmfree_btf_struct("task_group");
-	bw = mmfree_btf_struct("cfs_bandwidth");
-	if (!tg || !bw)
-		return -ENOENT;
-	mmfree_layout.tg_parent = mmfree_btf_member(tg, "parent",
-						    sizeof(void *));
-	bw_off = mmfree_btf_member(tg, "cfs_bandwidth", bw->size);
-	quota = mmfree_btf_member(bw, "quota", sizeof(u64));
-	if (mmfree_layout.tg_parent < 0 || bw_off < 0 || quota < 0)
-		return -ENOENT;
-	mmfree_layout.tg_quota = bw_off + quota;
-	return 0;
-}
+static const struct mmfree_field mmfree_bandwidth_fields[] = {
+	{ "task_group", "parent", "struct task_group *",
+	  &mmfree_pagefree_off.tg_parent },
+	{ "task_group", "cfs_bandwidth", "struct cfs_bandwidth",
+	  &mmfree_pagefree_off.tg_bandwidth },
+	{ "cfs_bandwidth", "quota", "u64", &mmfree_pagefree_off.bw_quota },
+};
 
-/* Offsets of the fields mmfree reads; any missing one keeps it off. */
-static int mmfree_pagefree_layout(void)
-{
-	const struct btf_type *tlb, *batch;
-	int err;
-
-	err = mmfree_btf_init((void *)mmfree_pagefree_syms[SYM_START_BTF].addr,
-			      (void *)mmfree_pagefree_syms[SYM_STOP_BTF].addr);
-	if (err)
-		return err;
-	tlb = mmfree_btf_struct("mmu_gather");
-	batch = mmfree_btf_struct("mmu_gather_batch");
-	err = -ENOENT;
-	if (tlb && batch) {
-		mmfree_layout.tlb_mm = mmfree_btf_member(tlb, "mm",
-							 sizeof(void *));
-		mmfree_layout.tlb_local = mmfree_btf_member(tlb, "local",
-							    batch->size);
-		mmfree_layout.batch_next = mmfree_btf_member(batch, "next",
-							     sizeof(void *));
-		mmfree_layout.batch_nr = mmfree_btf_member(batch, "nr",
-							   sizeof(unsigned int));
-		/* A flexible array: size 0. */
-		mmfree_layout.batch_entries =
-			mmfree_btf_member(batch, MMFREE_GATHERED_FIELD, 0);
-		if (mmfree_layout.tlb_mm >= 0 && mmfree_layout.tlb_local >= 0 &&
-		    mmfree_layout.batch_next >= 0 &&
-		    mmfree_layout.batch_nr >= 0 &&
-		    mmfree_layout.batch_entries >= 0)
-			err = 0;
-	}
-	if (err)
-		pr_warn("pagefree disabled: BTF does not confirm the layout of struct mmu_gather\n");
-	if (!err) {
-		err = mmfree_pagefree_layout_tg();
-		if (err)
-			pr_warn("pagefree disabled: BTF does not confirm the layout of struct task_group\n");
-	}
-	mmfree_btf_exit();
-	return err;
-}
-
-static int mmfree_pagefree_resolve(void)
-{
-	int i, err;
-
-	/* Before any probe is armed on the kernel's symbols. */
-	if (!mmfree_kernel_tested()) {
-		pr_warn("pagefree disabled: kernel %s is untested\n",
-			init_utsname()->release);
-		return -EOPNOTSUPP;
-	}
-	err = mmfree_ksyms_resolve("pagefree", mmfree_pagefree_syms, NR_SYMS);
-	if (err)
-		return err;
-	err = mmfree_pagefree_layout();
-	if (err)
-		return err;
-	for (i = 0; i < ARRAY_SIZE(mmfree_pagefree_hooks); i++)
-		mmfree_pagefree_hooks[i].addr =
-			mmfree_pagefree_syms[mmfree_pagefree_hook_sym[i]].addr;
-	return 0;
-}
-
-/* Whether the feature can run on this kernel (decided at load). */
-bool mmfree_pagefree_usable(void)
-{
-	return mmfree_pagefree_available;
-}
-
-void mmfree_pagefree_init(void)
+static int mmfree_pagefree_init(struct dentry *debugfs)
 {
 	int err;
 
-	if (mmfree_pagefree_resolve())
-		return;
+	err = mmfree_btf_fields("pagefree", mmfree_gather_fields,
+				ARRAY_SIZE(mmfree_gather_fields));
+	if (!err && IS_ENABLED(CONFIG_CFS_BANDWIDTH))
+		err = mmfree_btf_fields("pagefree", mmfree_bandwidth_fields,
+					ARRAY_SIZE(mmfree_bandwidth_fields));
+	if (err)
+		return err;
 	err = mmfree_pool_init();
 	if (err) {
 		pr_warn("pagefree disabled: no worker pool (%d)\n", err);
-		return;
+		return err;
 	}
-	if (MMFREE_WQ_AFFN_SCOPES)
-		mmfree_pool_tune(&mmfree_apply_wq_attrs_gate,
-				 "apply_workqueue_attrs",
-				 mmfree_pool_keep_to_nodes_now,
-				 "workers may run off their pages' node");
-	if (MMFREE_WQ_MIN_ACTIVE)
-		mmfree_pool_tune(&mmfree_wq_set_min_active_gate,
-				 "workqueue_set_min_active",
-				 mmfree_pool_min_active_now,
-				 "up to 8 workers per node may free at once");
-	mmfree_pagefree_available = true;
+	mmfree_pool_tune();
 	pr_info("pagefree: %s mode, %u workers, gathers of %u pages or more\n",
-		mmfree_knob(MMFREE_KNOB_PAGEFREE_MODE) ? "async" : "sync",
+		mmfree_knob(MMFREE_KNOB_PAGEFREE_MODE) ==
+		MMFREE_PAGEFREE_MODE_async ? "async" : "sync",
 		mmfree_knob(MMFREE_KNOB_PAGEFREE_WORKERS),
 		mmfree_knob(MMFREE_KNOB_PAGEFREE_MIN_PAGES));
+	return 0;
 }
 
-void mmfree_pagefree_exit(void)
+static void mmfree_pagefree_exit(void)
 {
-	if (!mmfree_pagefree_available)
-		return;
 	mutex_lock(&mmfree_pagefree_lock);
-	if (mmfree_pagefree_attached())
+	if (mmfree_syms_attached(mmfree_pagefree_syms,
+				 ARRAY_SIZE(mmfree_pagefree_syms)))
 		mmfree_pagefree_detach();
 	mutex_unlock(&mmfree_pagefree_lock);
 	mmfree_pool_exit();
 	/* A task may still be on a wrapper's last instructions. */
 	synchronize_rcu_tasks();
 }
+
+struct mmfree_feature mmfree_pagefree_feature = {
+	.name = "pagefree",
+	.syms = mmfree_pagefree_syms,
+	.nr_syms = ARRAY_SIZE(mmfree_pagefree_syms),
+	.init = mmfree_pagefree_init,
+	.exit = mmfree_pagefree_exit,
+	.update = mmfree_pagefree_update,
+	.stat = mmfree_pagefree_stat,
+};

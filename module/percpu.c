@@ -6,7 +6,7 @@
  * free_percpu() isolates a chunk for depopulation only when a quarter of
  * it is empty (pcpu_should_reclaim_chunk()), so a chunk that keeps a few
  * live allocations keeps all its empty pages.  mmfree isolates, at the
- * start of each balance run (pcpu_balance_workfn()), every chunk with at
+ * start of a balance run (pcpu_balance_workfn()), every chunk with at
  * least min_empty_pages empty populated pages while keep_empty_pages stay
  * populated system wide, with exactly pcpu_isolate_chunk()'s accounting.
  * The same run's pcpu_reclaim_populated() then unmaps and frees the pages
@@ -32,15 +32,13 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/btf.h>
 #include <linux/debugfs.h>
 #include <linux/ftrace.h>
 #include <linux/kernel.h>
 #include <linux/list.h>
+#include <linux/lockdep.h>
 #include <linux/seq_file.h>
 #include <linux/spinlock.h>
-#include <linux/sysfs.h>
-#include <linux/utsname.h>
 #include <linux/workqueue.h>
 
 #include "compat.h"
@@ -53,70 +51,39 @@
 /* Under steady churn, a run at most this long after the first free. */
 #define MMFREE_PCPU_LATEST_MS	10000
 
-enum {
-	SYM_BALANCE_WORKFN, SYM_BALANCE_FREE, SYM_FREE_PERCPU,
-	SYM_CHUNK_LISTS, SYM_NR_SLOTS, SYM_SIDELINED_SLOT,
-	SYM_TO_DEPOPULATE_SLOT, SYM_LOCK, SYM_BALANCE_WORK,
-	SYM_NR_EMPTY_POP_PAGES, SYM_NR_POPULATED, SYM_NR_UNITS,
-	SYM_FIRST_CHUNK, SYM_RESERVED_CHUNK, SYM_START_BTF, SYM_STOP_BTF,
-	NR_SYMS
-};
-
-static struct mmfree_ksym mmfree_percpu_syms[NR_SYMS] = {
-	[SYM_BALANCE_WORKFN] = { .name = "pcpu_balance_workfn" },
-	[SYM_BALANCE_FREE] = { .name = "pcpu_balance_free" },
-	[SYM_FREE_PERCPU] = { .name = "free_percpu" },
-	[SYM_CHUNK_LISTS] = { .name = "pcpu_chunk_lists" },
-	[SYM_NR_SLOTS] = { .name = "pcpu_nr_slots" },
-	[SYM_SIDELINED_SLOT] = { .name = "pcpu_sidelined_slot" },
-	[SYM_TO_DEPOPULATE_SLOT] = { .name = "pcpu_to_depopulate_slot" },
-	[SYM_LOCK] = { .name = "pcpu_lock" },
-	[SYM_BALANCE_WORK] = { .name = "pcpu_balance_work" },
-	[SYM_NR_EMPTY_POP_PAGES] = { .name = "pcpu_nr_empty_pop_pages" },
-	[SYM_NR_POPULATED] = { .name = "pcpu_nr_populated" },
-	[SYM_NR_UNITS] = { .name = "pcpu_nr_units" },
-	[SYM_FIRST_CHUNK] = { .name = "pcpu_first_chunk" },
-	[SYM_RESERVED_CHUNK] = { .name = "pcpu_reserved_chunk" },
-	/* The kernel's raw BTF: its BTF helpers are sealed under IBT. */
-	[SYM_START_BTF] = { .name = "__start_BTF" },
-	[SYM_STOP_BTF] = { .name = "__stop_BTF" },
-};
-
-#define KSYM(id, type)	((type)mmfree_percpu_syms[id].addr)
-
-/* The kernel's percpu state, resolved at load. */
+/* The kernel's percpu allocator, where its symbols were found. */
 static struct {
-	struct list_head *lists;
-	int nr_slots, sidelined_slot, free_slot, to_depopulate_slot;
+	struct list_head **lists;	/* pcpu_chunk_lists: one per slot */
+	int *nr_slots, *sidelined_slot, *to_depopulate_slot;
 	spinlock_t *lock;		/* pcpu_lock: chunk lists and counters */
 	struct work_struct *balance_work;
 	int *nr_empty_pop_pages;
 	unsigned long *nr_populated;
-	int nr_units;
-	void *first_chunk, *reserved_chunk;
-} pcpu;
+	int *nr_units;
+	void **first_chunk, **reserved_chunk;
+} mmfree_pcpu;
+
+/* Slots as pcpu_setup_first_chunk() lays them out: ..., sidelined, free. */
+static int mmfree_pcpu_free_slot;
 
 /* Byte offsets in struct pcpu_chunk and struct pcpu_block_md, from BTF. */
 static struct {
 	int list, free_bytes, md_blocks, immutable, isolated;
 	int nr_pages, nr_populated, nr_empty_pop_pages, populated;
 	int block_size, contig_hint;
-} off;
+} mmfree_chunk_off;
 
-#define CHUNK(chunk, field, type) (*(type *)((char *)(chunk) + off.field))
+#define CHUNK(chunk, field, type) \
+	(*(type *)((char *)(chunk) + mmfree_chunk_off.field))
 
-static bool mmfree_percpu_available;
-static bool mmfree_percpu_on;
-static DEFINE_MUTEX(mmfree_percpu_lock);	/* serialises on/off */
+static bool mmfree_percpu_attached;
+static DEFINE_MUTEX(mmfree_percpu_lock);	/* serialises on/off, reclaim */
 
+/* The balance run in progress that mmfree isolated chunks for. */
 static struct {
-	atomic_long_t scans;
-	atomic_long_t isolated_chunks;
-	atomic_long_t depopulated;
-	/* Balance run in progress that mmfree isolated chunks for. */
-	unsigned long run_populated;
-	bool run_isolated;
-} stats;
+	unsigned long populated;	/* pcpu_nr_populated at its start */
+	bool isolated;
+} mmfree_percpu_run;
 
 /* Bits of mmfree_percpu_flags. */
 enum {
@@ -131,26 +98,105 @@ static struct dentry *mmfree_percpu_debugfs;
 
 static void *mmfree_chunk_of(struct list_head *node)
 {
-	return (char *)node - off.list;
+	return (char *)node - mmfree_chunk_off.list;
+}
+
+static struct list_head *mmfree_chunk_node(void *chunk)
+{
+	return (struct list_head *)((char *)chunk + mmfree_chunk_off.list);
+}
+
+static struct list_head *mmfree_pcpu_slot(int slot)
+{
+	return &(*mmfree_pcpu.lists)[slot];
+}
+
+/*
+ * A walk over the chunks on the lists of slots 0 to last, under
+ * pcpu_lock: the current chunk may be moved to another list, as the next
+ * node is taken before it is returned.
+ */
+struct mmfree_chunk_iter {
+	int slot, last;			/* slot: the current chunk's */
+	struct list_head *next;
+};
+
+static void *mmfree_chunks_next(struct mmfree_chunk_iter *it)
+{
+	struct list_head *pos;
+
+	while (it->next == mmfree_pcpu_slot(it->slot)) {
+		if (++it->slot > it->last)
+			return NULL;
+		it->next = mmfree_pcpu_slot(it->slot)->next;
+	}
+	pos = it->next;
+	it->next = pos->next;
+	return mmfree_chunk_of(pos);
+}
+
+static void *mmfree_chunks_first(struct mmfree_chunk_iter *it, int last)
+{
+	it->slot = 0;
+	it->last = last;
+	it->next = mmfree_pcpu_slot(0)->next;
+	return mmfree_chunks_next(it);
 }
 
 static bool mmfree_chunk_page_empty(void *chunk, int page)
 {
 	const char *md = CHUNK(chunk, md_blocks, const char *);
-	int contig = *(const int *)(md + page * off.block_size +
-				    off.contig_hint);
+	int contig = *(const int *)(md + page * mmfree_chunk_off.block_size +
+				    mmfree_chunk_off.contig_hint);
 
 	return contig == MMFREE_PCPU_BLOCK_BITS &&
 	       test_bit(page, &CHUNK(chunk, populated, unsigned long));
 }
 
+static bool mmfree_chunk_first(void *chunk)
+{
+	return chunk == *mmfree_pcpu.first_chunk ||
+	       chunk == *mmfree_pcpu.reserved_chunk;
+}
+
 static bool mmfree_chunk_candidate(void *chunk, int min)
 {
 	/* Never the first or reserved chunk (pcpu_should_reclaim_chunk()). */
-	return chunk != pcpu.first_chunk && chunk != pcpu.reserved_chunk &&
+	return !mmfree_chunk_first(chunk) &&
 	       !CHUNK(chunk, immutable, bool) &&
 	       !CHUNK(chunk, isolated, bool) &&
 	       CHUNK(chunk, nr_empty_pop_pages, int) >= min;
+}
+
+/*
+ * The candidate that is to keep the float, or NULL when chunks that are
+ * not candidates hold it already.  Sets *none when no single candidate
+ * can hold it (then nothing is isolated).
+ */
+static void *mmfree_percpu_holder(int min, int keep, bool *none)
+{
+	int held = *mmfree_pcpu.nr_empty_pop_pages;
+	struct mmfree_chunk_iter it;
+	void *chunk, *holder = NULL;
+
+	*none = false;
+	/* Sidelined chunks are isolated already: no candidates. */
+	for (chunk = mmfree_chunks_first(&it, mmfree_pcpu_free_slot); chunk;
+	     chunk = mmfree_chunks_next(&it))
+		if (mmfree_chunk_candidate(chunk, min))
+			held -= CHUNK(chunk, nr_empty_pop_pages, int);
+	if (held >= keep)
+		return NULL;
+	for (chunk = mmfree_chunks_first(&it, mmfree_pcpu_free_slot); chunk;
+	     chunk = mmfree_chunks_next(&it)) {
+		int empty = CHUNK(chunk, nr_empty_pop_pages, int);
+
+		if (mmfree_chunk_candidate(chunk, min) && held + empty >= keep &&
+		    (!holder || empty < CHUNK(holder, nr_empty_pop_pages, int)))
+			holder = chunk;
+	}
+	*none = !holder;
+	return holder;
 }
 
 /*
@@ -167,56 +213,27 @@ static void mmfree_percpu_isolate(void)
 {
 	int min = mmfree_knob(MMFREE_KNOB_PERCPU_MIN_EMPTY_PAGES);
 	int keep = mmfree_knob(MMFREE_KNOB_PERCPU_KEEP_EMPTY_PAGES);
-	struct list_head *to = &pcpu.lists[pcpu.to_depopulate_slot];
-	struct list_head *pos, *next;
-	void *holder = NULL;
-	int slot, empty, held = *pcpu.nr_empty_pop_pages;
+	struct list_head *to = mmfree_pcpu_slot(*mmfree_pcpu.to_depopulate_slot);
+	struct mmfree_chunk_iter it;
+	void *chunk, *holder;
+	bool none;
 
-	lockdep_assert_held(pcpu.lock);
-
-	/* Sidelined chunks are isolated already: slots outside it. */
-	for (slot = 0; slot <= pcpu.free_slot; slot++) {
-		list_for_each(pos, &pcpu.lists[slot]) {
-			void *chunk = mmfree_chunk_of(pos);
-
-			if (mmfree_chunk_candidate(chunk, min))
-				held -= CHUNK(chunk, nr_empty_pop_pages, int);
-		}
-	}
-	if (held < keep) {
-		for (slot = 0; slot <= pcpu.free_slot; slot++) {
-			list_for_each(pos, &pcpu.lists[slot]) {
-				void *chunk = mmfree_chunk_of(pos);
-
-				if (!mmfree_chunk_candidate(chunk, min))
-					continue;
-				empty = CHUNK(chunk, nr_empty_pop_pages, int);
-				if (held + empty >= keep &&
-				    (!holder ||
-				     empty < CHUNK(holder, nr_empty_pop_pages, int)))
-					holder = chunk;
-			}
-		}
-		/* No single chunk can hold the float: leave it to the kernel. */
-		if (!holder)
-			return;
-	}
-
-	for (slot = 0; slot <= pcpu.free_slot; slot++) {
-		if (slot == pcpu.sidelined_slot)
+	lockdep_assert_held(mmfree_pcpu.lock);
+	holder = mmfree_percpu_holder(min, keep, &none);
+	/* No single chunk can hold the float: leave it to the kernel. */
+	if (none)
+		return;
+	for (chunk = mmfree_chunks_first(&it, mmfree_pcpu_free_slot); chunk;
+	     chunk = mmfree_chunks_next(&it)) {
+		if (it.slot == *mmfree_pcpu.sidelined_slot || chunk == holder ||
+		    !mmfree_chunk_candidate(chunk, min))
 			continue;
-		list_for_each_safe(pos, next, &pcpu.lists[slot]) {
-			void *chunk = mmfree_chunk_of(pos);
-
-			if (chunk == holder || !mmfree_chunk_candidate(chunk, min))
-				continue;
-			CHUNK(chunk, isolated, bool) = true;
-			*pcpu.nr_empty_pop_pages -= CHUNK(chunk, nr_empty_pop_pages,
-							  int);
-			list_move(pos, to);
-			atomic_long_inc(&stats.isolated_chunks);
-			stats.run_isolated = true;
-		}
+		CHUNK(chunk, isolated, bool) = true;
+		*mmfree_pcpu.nr_empty_pop_pages -=
+			CHUNK(chunk, nr_empty_pop_pages, int);
+		list_move(mmfree_chunk_node(chunk), to);
+		mmfree_stat_add(MMFREE_STAT_PERCPU_ISOLATED_CHUNKS, 1);
+		mmfree_percpu_run.isolated = true;
 	}
 }
 
@@ -224,21 +241,21 @@ static void mmfree_percpu_isolate(void)
  * At the start of a balance run, before pcpu_reclaim_populated(): only in
  * runs mmfree asked for (mmfree_percpu_request_run()).
  */
-static void notrace mmfree_balance_workfn_hook(unsigned long ip,
-					       unsigned long parent_ip,
-					       struct ftrace_ops *op,
-					       struct ftrace_regs *fregs)
+static void notrace mmfree_balance_workfn_cb(unsigned long ip,
+					     unsigned long parent_ip,
+					     struct ftrace_ops *op,
+					     struct ftrace_regs *fregs)
 {
 	unsigned long flags;
 
 	if (!test_and_clear_bit(MMFREE_PCPU_RUN_WANTED, &mmfree_percpu_flags))
 		return;
-	spin_lock_irqsave(pcpu.lock, flags);
-	stats.run_isolated = false;
-	stats.run_populated = *pcpu.nr_populated;
+	spin_lock_irqsave(mmfree_pcpu.lock, flags);
+	mmfree_percpu_run.isolated = false;
+	mmfree_percpu_run.populated = *mmfree_pcpu.nr_populated;
 	mmfree_percpu_isolate();
-	spin_unlock_irqrestore(pcpu.lock, flags);
-	atomic_long_inc(&stats.scans);
+	spin_unlock_irqrestore(mmfree_pcpu.lock, flags);
+	mmfree_stat_add(MMFREE_STAT_PERCPU_SCANS, 1);
 }
 
 /*
@@ -246,26 +263,27 @@ static void notrace mmfree_balance_workfn_hook(unsigned long ip,
  * what the run released when mmfree had isolated chunks for it.  Balance
  * runs are serialised by the workqueue (one work item).
  */
-static void notrace mmfree_balance_free_hook(unsigned long ip,
-					     unsigned long parent_ip,
-					     struct ftrace_ops *op,
-					     struct ftrace_regs *fregs)
+static void notrace mmfree_balance_free_cb(unsigned long ip,
+					   unsigned long parent_ip,
+					   struct ftrace_ops *op,
+					   struct ftrace_regs *fregs)
 {
 	long released;
 
-	if (!mmfree_ftrace_arg(fregs, 0) || !stats.run_isolated)
+	if (!mmfree_ftrace_arg(fregs, 0) || !mmfree_percpu_run.isolated)
 		return;
-	released = (long)(stats.run_populated - READ_ONCE(*pcpu.nr_populated));
+	released = (long)(mmfree_percpu_run.populated -
+			  READ_ONCE(*mmfree_pcpu.nr_populated));
 	if (released > 0)
-		atomic_long_add(released, &stats.depopulated);
-	stats.run_isolated = false;
+		mmfree_stat_add(MMFREE_STAT_PERCPU_DEPOPULATED_PAGES, released);
+	mmfree_percpu_run.isolated = false;
 }
 
 /* Have the next balance run isolate, and queue one. */
 static void mmfree_percpu_request_run(void)
 {
 	set_bit(MMFREE_PCPU_RUN_WANTED, &mmfree_percpu_flags);
-	schedule_work(pcpu.balance_work);
+	schedule_work(mmfree_pcpu.balance_work);
 }
 
 static void mmfree_percpu_kick_fn(struct work_struct *work);
@@ -295,10 +313,10 @@ static void mmfree_percpu_kick_fn(struct work_struct *work)
  * every free of every CPU: shared words are written at most once a jiffy
  * and once a kick.
  */
-static void notrace mmfree_free_percpu_hook(unsigned long ip,
-					    unsigned long parent_ip,
-					    struct ftrace_ops *op,
-					    struct ftrace_regs *fregs)
+static void notrace mmfree_free_percpu_cb(unsigned long ip,
+					  unsigned long parent_ip,
+					  struct ftrace_ops *op,
+					  struct ftrace_regs *fregs)
 {
 	unsigned long now = jiffies;
 
@@ -312,12 +330,6 @@ static void notrace mmfree_free_percpu_hook(unsigned long ip,
 			      msecs_to_jiffies(MMFREE_PCPU_QUIET_MS));
 }
 
-static struct mmfree_hook mmfree_percpu_hooks[] = {
-	{ .name = "pcpu_balance_workfn", .func = mmfree_balance_workfn_hook },
-	{ .name = "pcpu_balance_free", .func = mmfree_balance_free_hook },
-	{ .name = "free_percpu", .func = mmfree_free_percpu_hook },
-};
-
 static void mmfree_percpu_tick_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(mmfree_percpu_tick_work, mmfree_percpu_tick_fn);
 
@@ -326,52 +338,79 @@ static void mmfree_percpu_tick_fn(struct work_struct *work)
 	unsigned int ms = mmfree_knob(MMFREE_KNOB_PERCPU_INTERVAL_MS);
 
 	mmfree_percpu_request_run();
-	if (ms && READ_ONCE(mmfree_percpu_on))
+	if (ms && READ_ONCE(mmfree_percpu_attached))
 		schedule_delayed_work(&mmfree_percpu_tick_work,
 				      msecs_to_jiffies(ms));
 }
 
+#define MMFREE_OBSERVE(cb)	(&(struct mmfree_hook){ .func = cb })
+#define MMFREE_DATA(sym, where)	{ .name = sym, .data = (void **)(where) }
+
+/*
+ * What percpu does with each kernel symbol: the data it reads, and the
+ * functions it observes (no function is replaced), in attach order, with
+ * the prototype BTF must show for each.
+ */
+static struct mmfree_sym mmfree_percpu_syms[] = {
+	MMFREE_DATA("pcpu_chunk_lists", &mmfree_pcpu.lists),
+	MMFREE_DATA("pcpu_nr_slots", &mmfree_pcpu.nr_slots),
+	MMFREE_DATA("pcpu_sidelined_slot", &mmfree_pcpu.sidelined_slot),
+	MMFREE_DATA("pcpu_to_depopulate_slot",
+		    &mmfree_pcpu.to_depopulate_slot),
+	MMFREE_DATA("pcpu_lock", &mmfree_pcpu.lock),
+	MMFREE_DATA("pcpu_balance_work", &mmfree_pcpu.balance_work),
+	MMFREE_DATA("pcpu_nr_empty_pop_pages",
+		    &mmfree_pcpu.nr_empty_pop_pages),
+	MMFREE_DATA("pcpu_nr_populated", &mmfree_pcpu.nr_populated),
+	MMFREE_DATA("pcpu_nr_units", &mmfree_pcpu.nr_units),
+	MMFREE_DATA("pcpu_first_chunk", &mmfree_pcpu.first_chunk),
+	MMFREE_DATA("pcpu_reserved_chunk", &mmfree_pcpu.reserved_chunk),
+	{
+		.name = "pcpu_balance_workfn",
+		.proto = "void (struct work_struct *)",
+		.hook = MMFREE_OBSERVE(mmfree_balance_workfn_cb),
+	},
+	{
+		.name = "pcpu_balance_free", .proto = "void (bool)",
+		.hook = MMFREE_OBSERVE(mmfree_balance_free_cb),
+	},
+	{
+		.name = "free_percpu", .proto = "void (void *)",
+		.hook = MMFREE_OBSERVE(mmfree_free_percpu_cb),
+	},
+};
+
 static void mmfree_percpu_detach(void)
 {
-	int i;
-
-	for (i = ARRAY_SIZE(mmfree_percpu_hooks) - 1; i >= 0; i--)
-		mmfree_hook_detach(&mmfree_percpu_hooks[i]);
+	mmfree_syms_detach(mmfree_percpu_syms, ARRAY_SIZE(mmfree_percpu_syms));
 	/* No hook can queue them now; the tick stops re-arming itself. */
-	WRITE_ONCE(mmfree_percpu_on, false);
+	WRITE_ONCE(mmfree_percpu_attached, false);
 	cancel_delayed_work_sync(&mmfree_percpu_kick_work);
 	cancel_delayed_work_sync(&mmfree_percpu_tick_work);
 	clear_bit(MMFREE_PCPU_KICK_PENDING, &mmfree_percpu_flags);
 	clear_bit(MMFREE_PCPU_RUN_WANTED, &mmfree_percpu_flags);
 }
 
-/**
- * mmfree_percpu_update - attach or detach to match the knobs
- *
- * Return: 0, or the error that kept the hooks from attaching (then the
- * feature is left off).
- */
-int mmfree_percpu_update(void)
+/* Attach or detach to match the knobs, and re-arm the tick. */
+static int mmfree_percpu_update(void)
 {
-	bool want = mmfree_percpu_available &&
-		    mmfree_knob(MMFREE_KNOB_ENABLED) &&
+	bool want = mmfree_knob(MMFREE_KNOB_ENABLED) &&
 		    mmfree_knob(MMFREE_KNOB_PERCPU_ENABLED);
 	unsigned int ms = mmfree_knob(MMFREE_KNOB_PERCPU_INTERVAL_MS);
-	int i, err = 0;
+	int err = 0;
 
 	mutex_lock(&mmfree_percpu_lock);
 	if (!want) {
 		mmfree_percpu_detach();
 		goto out;
 	}
-	for (i = 0; i < ARRAY_SIZE(mmfree_percpu_hooks); i++) {
-		err = mmfree_hook_attach(&mmfree_percpu_hooks[i]);
-		if (err) {
-			mmfree_percpu_detach();
-			goto out;
-		}
+	err = mmfree_syms_attach(mmfree_percpu_syms,
+				 ARRAY_SIZE(mmfree_percpu_syms));
+	if (err) {
+		mmfree_percpu_detach();
+		goto out;
 	}
-	WRITE_ONCE(mmfree_percpu_on, true);
+	WRITE_ONCE(mmfree_percpu_attached, true);
 	/* Re-arm the tick on the new interval (or stop it). */
 	cancel_delayed_work_sync(&mmfree_percpu_tick_work);
 	if (ms)
@@ -382,17 +421,16 @@ out:
 	return err;
 }
 
-/**
- * mmfree_percpu_reclaim - scan and depopulate now, return when done
- *
- * Return: 0, or -EPERM while the feature is off.
+/*
+ * percpu/reclaim: scan and depopulate now, return when done; -EPERM
+ * while the feature is off.
  */
-int mmfree_percpu_reclaim(void)
+static int mmfree_percpu_reclaim(void)
 {
 	int err = 0;
 
 	mutex_lock(&mmfree_percpu_lock);
-	if (!mmfree_percpu_on) {
+	if (!mmfree_percpu_attached) {
 		err = -EPERM;
 		goto out;
 	}
@@ -401,7 +439,7 @@ int mmfree_percpu_reclaim(void)
 	 * queue another.  flush_work() waits for the last queued run.
 	 */
 	mmfree_percpu_request_run();
-	flush_work(pcpu.balance_work);
+	flush_work(mmfree_pcpu.balance_work);
 out:
 	mutex_unlock(&mmfree_percpu_lock);
 	return err;
@@ -425,91 +463,79 @@ struct mmfree_percpu_count {
 static noinline void mmfree_percpu_count(struct mmfree_percpu_count *c,
 					 bool bitmaps)
 {
+	struct mmfree_chunk_iter it;
 	unsigned long flags;
-	struct list_head *pos;
-	int slot, page;
+	void *chunk;
+	int page;
 
 	memset(c, 0, sizeof(*c));
-	spin_lock_irqsave(pcpu.lock, flags);
-	for (slot = 0; slot < pcpu.nr_slots; slot++) {
-		list_for_each(pos, &pcpu.lists[slot]) {
-			void *chunk = mmfree_chunk_of(pos);
-			int empty = CHUNK(chunk, nr_empty_pop_pages, int);
+	spin_lock_irqsave(mmfree_pcpu.lock, flags);
+	for (chunk = mmfree_chunks_first(&it, *mmfree_pcpu.nr_slots - 1); chunk;
+	     chunk = mmfree_chunks_next(&it)) {
+		int empty = CHUNK(chunk, nr_empty_pop_pages, int);
 
-			c->chunks++;
-			c->empty += empty;
-			if (chunk == pcpu.first_chunk ||
-			    chunk == pcpu.reserved_chunk)
-				c->first_empty += empty;
-			if (CHUNK(chunk, isolated, bool))
-				continue;
-			c->listed_empty += empty;
-			for (page = 0; bitmaps && page < CHUNK(chunk, nr_pages, int);
-			     page++)
-				c->bitmap_empty += mmfree_chunk_page_empty(chunk,
-									   page);
-		}
+		c->chunks++;
+		c->empty += empty;
+		if (mmfree_chunk_first(chunk))
+			c->first_empty += empty;
+		if (CHUNK(chunk, isolated, bool))
+			continue;
+		c->listed_empty += empty;
+		for (page = 0; bitmaps && page < CHUNK(chunk, nr_pages, int);
+		     page++)
+			c->bitmap_empty += mmfree_chunk_page_empty(chunk, page);
 	}
-	c->populated = *pcpu.nr_populated;
-	c->kernel_empty = *pcpu.nr_empty_pop_pages;
+	c->populated = *mmfree_pcpu.nr_populated;
+	c->kernel_empty = *mmfree_pcpu.nr_empty_pop_pages;
 	/* The static area counts as populated in no chunk: it is live. */
 	c->floor = c->populated - c->empty;
-	spin_unlock_irqrestore(pcpu.lock, flags);
+	spin_unlock_irqrestore(mmfree_pcpu.lock, flags);
 }
 
 /* The value of one percpu/stats file. */
-long mmfree_percpu_stat(enum mmfree_stat_id id)
+static long mmfree_percpu_stat(enum mmfree_stat_id id)
 {
 	struct mmfree_percpu_count c;
 
 	switch (id) {
-	case MMFREE_STAT_PERCPU_SCANS:
-		return atomic_long_read(&stats.scans);
-	case MMFREE_STAT_PERCPU_ISOLATED_CHUNKS:
-		return atomic_long_read(&stats.isolated_chunks);
-	case MMFREE_STAT_PERCPU_DEPOPULATED_PAGES:
-		return atomic_long_read(&stats.depopulated);
 	case MMFREE_STAT_PERCPU_UNITS:
-		return pcpu.nr_units;
+		return *mmfree_pcpu.nr_units;
 	case MMFREE_STAT_PERCPU_POPULATED_PAGES:
-		return READ_ONCE(*pcpu.nr_populated);
-	default:
+		return READ_ONCE(*mmfree_pcpu.nr_populated);
+	case MMFREE_STAT_PERCPU_EMPTY_PAGES:
+	case MMFREE_STAT_PERCPU_FLOOR_PAGES:
+	case MMFREE_STAT_PERCPU_CHUNKS:
 		break;
+	default:
+		return mmfree_stat_sum(id);
 	}
 	mmfree_percpu_count(&c, false);
-	switch (id) {
-	case MMFREE_STAT_PERCPU_EMPTY_PAGES:
+	if (id == MMFREE_STAT_PERCPU_EMPTY_PAGES)
 		return c.empty;
-	case MMFREE_STAT_PERCPU_FLOOR_PAGES:
+	if (id == MMFREE_STAT_PERCPU_FLOOR_PAGES)
 		return c.floor;
-	default:
-		return c.chunks;
-	}
+	return c.chunks;
 }
 
 static int mmfree_percpu_accounting_show(struct seq_file *m, void *v)
 {
 	struct mmfree_percpu_count c;
+	struct mmfree_chunk_iter it;
 	unsigned long flags;
-	struct list_head *pos;
-	int slot;
+	void *chunk;
 
 	/* One line per chunk, for diagnosis. */
-	spin_lock_irqsave(pcpu.lock, flags);
-	for (slot = 0; slot < pcpu.nr_slots; slot++) {
-		list_for_each(pos, &pcpu.lists[slot]) {
-			void *chunk = mmfree_chunk_of(pos);
-
-			seq_printf(m, "chunk slot %d pages %d populated %d empty %d free_bytes %d isolated %d%s\n",
-				   slot, CHUNK(chunk, nr_pages, int),
-				   CHUNK(chunk, nr_populated, int),
-				   CHUNK(chunk, nr_empty_pop_pages, int),
-				   CHUNK(chunk, free_bytes, int),
-				   CHUNK(chunk, isolated, bool),
-				   chunk == pcpu.first_chunk ? " first" : "");
-		}
-	}
-	spin_unlock_irqrestore(pcpu.lock, flags);
+	spin_lock_irqsave(mmfree_pcpu.lock, flags);
+	for (chunk = mmfree_chunks_first(&it, *mmfree_pcpu.nr_slots - 1); chunk;
+	     chunk = mmfree_chunks_next(&it))
+		seq_printf(m, "chunk slot %d pages %d populated %d empty %d free_bytes %d isolated %d%s\n",
+			   it.slot, CHUNK(chunk, nr_pages, int),
+			   CHUNK(chunk, nr_populated, int),
+			   CHUNK(chunk, nr_empty_pop_pages, int),
+			   CHUNK(chunk, free_bytes, int),
+			   CHUNK(chunk, isolated, bool),
+			   chunk == *mmfree_pcpu.first_chunk ? " first" : "");
+	spin_unlock_irqrestore(mmfree_pcpu.lock, flags);
 
 	mmfree_percpu_count(&c, true);
 	seq_printf(m, "pcpu_nr_empty_pop_pages %ld\n", c.kernel_empty);
@@ -520,110 +546,65 @@ static int mmfree_percpu_accounting_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(mmfree_percpu_accounting);
 
-/* Offsets of the fields mmfree reads; any missing one keeps it off. */
-static int mmfree_percpu_layout(void)
-{
-	const struct btf_type *chunk, *block;
-	int *o;
+/* The fields percpu reads, with the types it reads them as. */
+static const struct mmfree_field mmfree_chunk_fields[] = {
+	{ "pcpu_chunk", "list", "struct list_head", &mmfree_chunk_off.list },
+	{ "pcpu_chunk", "free_bytes", "int", &mmfree_chunk_off.free_bytes },
+	{ "pcpu_chunk", "md_blocks", "struct pcpu_block_md *",
+	  &mmfree_chunk_off.md_blocks },
+	{ "pcpu_chunk", "immutable", "bool", &mmfree_chunk_off.immutable },
+	{ "pcpu_chunk", "isolated", "bool", &mmfree_chunk_off.isolated },
+	{ "pcpu_chunk", "nr_pages", "int", &mmfree_chunk_off.nr_pages },
+	{ "pcpu_chunk", "nr_populated", "int",
+	  &mmfree_chunk_off.nr_populated },
+	{ "pcpu_chunk", "nr_empty_pop_pages", "int",
+	  &mmfree_chunk_off.nr_empty_pop_pages },
+	{ "pcpu_chunk", "populated", "long unsigned int[0]",
+	  &mmfree_chunk_off.populated },
+	{ "pcpu_block_md", "contig_hint", "int",
+	  &mmfree_chunk_off.contig_hint },
+	{ "pcpu_block_md", "", "", &mmfree_chunk_off.block_size },
+};
 
-	chunk = mmfree_btf_struct("pcpu_chunk");
-	block = mmfree_btf_struct("pcpu_block_md");
-	if (!chunk || !block)
-		return -ENOENT;
-
-	off.list = mmfree_btf_member(chunk, "list", sizeof(struct list_head));
-	off.free_bytes = mmfree_btf_member(chunk, "free_bytes", sizeof(int));
-	off.md_blocks = mmfree_btf_member(chunk, "md_blocks", sizeof(void *));
-	off.immutable = mmfree_btf_member(chunk, "immutable", sizeof(bool));
-	off.isolated = mmfree_btf_member(chunk, "isolated", sizeof(bool));
-	off.nr_pages = mmfree_btf_member(chunk, "nr_pages", sizeof(int));
-	off.nr_populated = mmfree_btf_member(chunk, "nr_populated", sizeof(int));
-	off.nr_empty_pop_pages = mmfree_btf_member(chunk, "nr_empty_pop_pages",
-						   sizeof(int));
-	off.populated = mmfree_btf_member(chunk, "populated", 0);
-	off.contig_hint = mmfree_btf_member(block, "contig_hint", sizeof(int));
-	off.block_size = block->size;
-
-	for (o = &off.list; o <= &off.contig_hint; o++)
-		if (*o < 0)
-			return -ENOENT;
-	return 0;
-}
-
-static int mmfree_percpu_resolve(void)
+static int mmfree_percpu_init(struct dentry *debugfs)
 {
 	int err;
 
-	/* Before any probe is armed on the kernel's symbols. */
-	if (!mmfree_kernel_tested()) {
-		pr_warn("percpu disabled: kernel %s is untested\n",
-			init_utsname()->release);
-		return -EOPNOTSUPP;
-	}
-	err = mmfree_ksyms_resolve("percpu", mmfree_percpu_syms, NR_SYMS);
+	err = mmfree_btf_fields("percpu", mmfree_chunk_fields,
+				ARRAY_SIZE(mmfree_chunk_fields));
 	if (err)
 		return err;
-	err = mmfree_btf_init(KSYM(SYM_START_BTF, void *),
-			      KSYM(SYM_STOP_BTF, void *));
-	if (err) {
-		pr_warn("percpu disabled: kernel BTF unreadable (%d)\n", err);
-		return err;
-	}
-	err = mmfree_percpu_layout();
-	mmfree_btf_exit();
-	if (err) {
-		pr_warn("percpu disabled: BTF does not confirm the layout of struct pcpu_chunk\n");
-		return err;
-	}
-
-	pcpu.lists = *KSYM(SYM_CHUNK_LISTS, struct list_head **);
-	pcpu.nr_slots = *KSYM(SYM_NR_SLOTS, int *);
-	pcpu.sidelined_slot = *KSYM(SYM_SIDELINED_SLOT, int *);
-	pcpu.to_depopulate_slot = *KSYM(SYM_TO_DEPOPULATE_SLOT, int *);
 	/* pcpu_setup_first_chunk(): sidelined, free, to_depopulate, end. */
-	pcpu.free_slot = pcpu.sidelined_slot + 1;
-	if (pcpu.to_depopulate_slot != pcpu.free_slot + 1 ||
-	    pcpu.nr_slots != pcpu.to_depopulate_slot + 1) {
+	mmfree_pcpu_free_slot = *mmfree_pcpu.sidelined_slot + 1;
+	if (*mmfree_pcpu.to_depopulate_slot != mmfree_pcpu_free_slot + 1 ||
+	    *mmfree_pcpu.nr_slots != *mmfree_pcpu.to_depopulate_slot + 1) {
 		pr_warn("percpu disabled: unexpected chunk slot layout\n");
 		return -EINVAL;
 	}
-	pcpu.lock = KSYM(SYM_LOCK, spinlock_t *);
-	pcpu.balance_work = KSYM(SYM_BALANCE_WORK, struct work_struct *);
-	pcpu.nr_empty_pop_pages = KSYM(SYM_NR_EMPTY_POP_PAGES, int *);
-	pcpu.nr_populated = KSYM(SYM_NR_POPULATED, unsigned long *);
-	pcpu.nr_units = *KSYM(SYM_NR_UNITS, int *);
-	pcpu.first_chunk = *KSYM(SYM_FIRST_CHUNK, void **);
-	pcpu.reserved_chunk = *KSYM(SYM_RESERVED_CHUNK, void **);
-
-	mmfree_percpu_hooks[0].addr = mmfree_percpu_syms[SYM_BALANCE_WORKFN].addr;
-	mmfree_percpu_hooks[1].addr = mmfree_percpu_syms[SYM_BALANCE_FREE].addr;
-	mmfree_percpu_hooks[2].addr = mmfree_percpu_syms[SYM_FREE_PERCPU].addr;
+	pr_info("percpu: %d units, chunk layout from BTF\n",
+		*mmfree_pcpu.nr_units);
+	mmfree_percpu_debugfs = debugfs_create_file("percpu_accounting", 0400,
+						    debugfs, NULL,
+						    &mmfree_percpu_accounting_fops);
 	return 0;
 }
 
-/* Whether the feature can run on this kernel (decided at load). */
-bool mmfree_percpu_usable(void)
+static void mmfree_percpu_exit(void)
 {
-	return mmfree_percpu_available;
-}
-
-void mmfree_percpu_init(void)
-{
-	if (mmfree_percpu_resolve())
-		return;
-	mmfree_percpu_available = true;
-	pr_info("percpu: %d units, chunk layout from BTF\n", pcpu.nr_units);
-	mmfree_percpu_debugfs = debugfs_create_file("percpu_accounting", 0400,
-						    mmfree_debugfs_dir(), NULL,
-						    &mmfree_percpu_accounting_fops);
-}
-
-void mmfree_percpu_exit(void)
-{
-	if (!mmfree_percpu_available)
-		return;
 	mutex_lock(&mmfree_percpu_lock);
 	mmfree_percpu_detach();
 	mutex_unlock(&mmfree_percpu_lock);
 	debugfs_remove(mmfree_percpu_debugfs);
 }
+
+struct mmfree_feature mmfree_percpu_feature = {
+	.name = "percpu",
+	.syms = mmfree_percpu_syms,
+	.nr_syms = ARRAY_SIZE(mmfree_percpu_syms),
+	.init = mmfree_percpu_init,
+	.exit = mmfree_percpu_exit,
+	.update = mmfree_percpu_update,
+	.stat = mmfree_percpu_stat,
+	.action_name = "reclaim",
+	.action = mmfree_percpu_reclaim,
+};

@@ -8,7 +8,7 @@
  * as the 2017 patch's max_active did, and at most the other online CPUs:
  * see mmfree_pool_set_workers(); before 6.9 the cap holds per node, since
  * then for the whole workqueue, shared out among the nodes and rounded up
- * to one per node: see mmfree_pool_set_min_active()), and
+ * to one per node: see mmfree_pool_min_active()), and
  * queue_work_node() keeps an item on
  * the node of its pages, so that a worker frees into its own node's
  * zones and contends only on their locks.  WQ_MEM_RECLAIM gives the queue
@@ -16,7 +16,7 @@
  * progress when no new worker can be forked.
  *
  * An item is freed with the kernel's own free_pages_and_swap_cache()
- * (swap cache, LRU, memcg uncharge and all), called through a gate.
+ * (swap cache, LRU, memcg uncharge and all), called through its gate.
  *
  * A sync item belongs to a waiter, the task that gathered its pages: the
  * waiter may take back (cancel_work()) and free itself any item no worker
@@ -92,7 +92,7 @@ void mmfree_item_put_entries(struct mmfree_item *item, void *const *entries,
 
 static void mmfree_item_free_pages(struct mmfree_item *item)
 {
-	mmfree_free_gathered(item->entries, item->nr);
+	mmfree_call_free_pages(item->entries, item->nr);
 	atomic_long_sub(item->pages, &mmfree_pool_node_inflight[item->nid]);
 	atomic_long_sub(item->pages, &mmfree_pool_inflight);
 }
@@ -224,27 +224,19 @@ void mmfree_pool_set_workers(unsigned int workers)
 	workqueue_set_max_active(mmfree_pool_wq, min(workers, others));
 }
 
-/**
- * mmfree_pool_keep_to_nodes - keep each worker on its items' node
- * @apply: the kernel's apply_workqueue_attrs()
- *
+/*
  * Since 6.5 the scheduler may move an unbound worker off its pod unless
  * the workqueue's affinity is strict (6.12, 2 nodes, async: 2-6% of a
  * node's pages freed on the other node in 3 boots of 5).  Node pods,
  * strict: what the sysfs attributes affinity_scope=numa and
  * affinity_strict=1 would set.
- *
- * Return: 0, or the error that left the workqueue's affinity as it was.
  */
-int mmfree_pool_keep_to_nodes(int (*apply)(struct workqueue_struct *wq,
-					   const struct workqueue_attrs *attrs))
+static int mmfree_pool_keep_to_nodes(void)
 {
 	struct workqueue_attrs *attrs;
 	cpumask_var_t *pod;
 	int err = -ENOMEM;
 
-	if (!MMFREE_WQ_AFFN_SCOPES)
-		return 0;
 	attrs = kzalloc(sizeof(*attrs), GFP_KERNEL);
 	if (!attrs)
 		return -ENOMEM;
@@ -256,7 +248,7 @@ int mmfree_pool_keep_to_nodes(int (*apply)(struct workqueue_struct *wq,
 		goto out;
 	cpumask_copy(attrs->cpumask, cpu_possible_mask);
 	mmfree_wq_attrs_node_strict(attrs);
-	err = apply(mmfree_pool_wq, attrs);
+	err = mmfree_call_apply_wq_attrs(mmfree_pool_wq, attrs);
 out:
 	if (pod)
 		free_cpumask_var(*pod);
@@ -265,19 +257,51 @@ out:
 	return err;
 }
 
-/**
- * mmfree_pool_set_min_active - no per-node floor under the workers cap
- * @set: the kernel's workqueue_set_min_active() (6.9+)
- *
+/*
+ * Run @fn with @gate open, where this kernel has its function; the pool
+ * works without it (one line says what is lost).
+ */
+static void mmfree_pool_tune_with(struct mmfree_gate *gate, int (*fn)(void),
+				  const char *without)
+{
+	int err = mmfree_gate_open(gate);
+
+	if (!err) {
+		err = fn();
+		mmfree_gate_close(gate);
+	}
+	if (err)
+		pr_warn("pagefree: %s (%d)\n", without, err);
+}
+
+/*
  * Since 6.9 max_active is shared out among the nodes in proportion to
  * their CPUs, but each node may run at least min_active items, by default
  * min(max_active, 8): on two nodes, workers=4 let 8 items run at once.
  * With 1, each node gets its share, rounded up to one.
  */
-void mmfree_pool_set_min_active(void (*set)(struct workqueue_struct *wq,
-					    int min_active))
+static int mmfree_pool_min_active(void)
 {
-	set(mmfree_pool_wq, 1);
+	mmfree_call_wq_set_min_active(mmfree_pool_wq, 1);
+	return 0;
+}
+
+/**
+ * mmfree_pool_tune - the workqueue settings only unexported functions make
+ *
+ * At load, with the gates' targets resolved (those this kernel lacks are
+ * left out).
+ */
+void mmfree_pool_tune(void)
+{
+	if (MMFREE_WQ_AFFN_SCOPES)
+		mmfree_pool_tune_with(&mmfree_gate_apply_wq_attrs,
+				      mmfree_pool_keep_to_nodes,
+				      "workers may run off their pages' node");
+	if (MMFREE_WQ_MIN_ACTIVE)
+		mmfree_pool_tune_with(&mmfree_gate_wq_set_min_active,
+				      mmfree_pool_min_active,
+				      "up to 8 workers per node may free at once");
 }
 
 /* Wait until every item queued so far has been freed. */

@@ -1,184 +1,88 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The knobs: /sys/kernel/mmfree/ and the module parameters.
+ * The knob files: /sys/kernel/mmfree/.
  *
  * Each knob is declared once, in include/mmfree/knobs.h (path, default,
- * limits), and appears twice: as a sysfs file that can be changed at run
- * time, and as a read-only module parameter that sets it at load time.
- * A knob's value lives only in mmfree_knob_vals[]; it is written under
- * mmfree_knobs_lock after the whole input parsed and passed its limits, so
- * a rejected write changes nothing.
+ * limits, help), and appears twice: as a sysfs file here, that can be
+ * changed at run time, and as a read-only module parameter (param.c)
+ * that sets it at load time.  A knob's value lives only in
+ * mmfree_knob_vals[] (knob.c); a file write changes it under
+ * mmfree_knobs_lock, after the whole input parsed and passed its limits,
+ * so a rejected write changes nothing, and then brings every feature in
+ * line (or, if one cannot follow, puts the old value back).
+ *
+ * The directories come from the features main.c passes in: each usable
+ * feature gets one, named after it, holding its knobs (those whose path
+ * starts with its name), its statistics (stats/, read through the
+ * feature) and its action file (percpu/reclaim).  A feature the kernel
+ * cannot run has no directory at all.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/ctype.h>
 #include <linux/kernel.h>
 #include <linux/kobject.h>
 #include <linux/module.h>
-#include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
 
-#define MMFREE_KNOB_TABLE
-#define MMFREE_STAT_TABLE
 #include "mmfree.h"
 
-struct mmfree_knob {
-	const struct mmfree_knob_desc *desc;
-	bool given;		/* set by a module parameter at load */
-	struct kobj_attribute attr;
-};
-
-unsigned int mmfree_knob_vals[MMFREE_NR_KNOBS];
-static struct mmfree_knob mmfree_knobs[MMFREE_NR_KNOBS];
-
-/* Serialises knob writes against each other. */
+/* Serialises knob writes against each other and the features' updates. */
 static DEFINE_MUTEX(mmfree_knobs_lock);
 
-/* Test hook: a symbol name that ksyms.c pretends not to find. */
-char *mmfree_test_missing_ksym;
-module_param_named(test_missing_ksym, mmfree_test_missing_ksym, charp, 0400);
-MODULE_PARM_DESC(test_missing_ksym,
-		 "testing only: treat this kernel symbol as missing");
+static struct kobj_attribute mmfree_knob_attrs[MMFREE_NR_KNOBS];
+static struct mmfree_feature *const *mmfree_features;
+static size_t mmfree_nr_features;
 
-static enum mmfree_knob_id mmfree_knob_id(const struct mmfree_knob *knob)
+static enum mmfree_knob_id mmfree_knob_of(const struct kobj_attribute *attr)
 {
-	return knob - mmfree_knobs;
+	return attr - mmfree_knob_attrs;
 }
 
-/*
- * Strict: one of the knob's names, or decimal digits within limits; an
- * optional trailing newline.
- */
-static int mmfree_knob_parse(const struct mmfree_knob *knob, const char *buf,
-			     unsigned int *val)
+/* Bring every feature in line with the knobs; under the knob lock. */
+static int mmfree_features_apply(void)
 {
-	const struct mmfree_knob_desc *desc = knob->desc;
+	size_t i;
+	int err;
 
-	if (desc->names) {
-		for (*val = desc->min; *val <= desc->max; (*val)++)
-			if (sysfs_streq(buf, desc->names[*val]))
-				return 0;
-		return -EINVAL;
+	lockdep_assert_held(&mmfree_knobs_lock);
+	for (i = 0; i < mmfree_nr_features; i++) {
+		if (!mmfree_features[i]->usable)
+			continue;
+		err = mmfree_features[i]->update();
+		if (err)
+			return err;
 	}
-	if (!isdigit(buf[0]) || kstrtouint(buf, 10, val))
-		return -EINVAL;
-	if (*val < knob->desc->min || *val > knob->desc->max)
-		return -EINVAL;
 	return 0;
 }
-
-static int mmfree_param_set(const char *buf, const struct kernel_param *kp)
-{
-	struct mmfree_knob *knob = kp->arg;
-	unsigned int val;
-
-	/* The table is static: usable before mmfree_sysfs_init() runs. */
-	knob->desc = &mmfree_knob_descs[mmfree_knob_id(knob)];
-	if (mmfree_knob_parse(knob, buf, &val)) {
-		if (knob->desc->names)
-			pr_err("invalid value '%s' for parameter %s: expected %s or %s\n",
-			       buf, kp->name, knob->desc->names[0],
-			       knob->desc->names[1]);
-		else
-			pr_err("invalid value '%s' for parameter %s: expected an integer from %u to %u\n",
-			       buf, kp->name, knob->desc->min,
-			       knob->desc->max);
-		return -EINVAL;
-	}
-	/* Parameters are read-only in sysfs: this runs only at load. */
-	WRITE_ONCE(mmfree_knob_vals[mmfree_knob_id(knob)], val);
-	knob->given = true;
-	return 0;
-}
-
-/* A knob's value as it reads back: its name, or the number. */
-static int mmfree_knob_print(const struct mmfree_knob *knob, char *buf)
-{
-	unsigned int val = mmfree_knob(mmfree_knob_id(knob));
-
-	if (knob->desc->names)
-		return sysfs_emit(buf, "%s\n", knob->desc->names[val]);
-	return sysfs_emit(buf, "%u\n", val);
-}
-
-static int mmfree_param_get(char *buf, const struct kernel_param *kp)
-{
-	return mmfree_knob_print(kp->arg, buf);
-}
-
-static const struct kernel_param_ops mmfree_param_ops = {
-	.set = mmfree_param_set,
-	.get = mmfree_param_get,
-};
-
-#define MMFREE_PARAM(name, id)						\
-	module_param_cb(name, &mmfree_param_ops,			\
-			&mmfree_knobs[MMFREE_KNOB_##id], 0444)
-
-MMFREE_PARAM(enabled, ENABLED);
-MODULE_PARM_DESC(enabled, "master switch (0/1, default 1)");
-MMFREE_PARAM(percpu_enabled, PERCPU_ENABLED);
-MODULE_PARM_DESC(percpu_enabled, "percpu depopulation (0/1, default 1)");
-MMFREE_PARAM(percpu_min_empty_pages, PERCPU_MIN_EMPTY_PAGES);
-MODULE_PARM_DESC(percpu_min_empty_pages,
-		 "empty pages that make a chunk qualify (1-65536, default 1)");
-MMFREE_PARAM(percpu_keep_empty_pages, PERCPU_KEEP_EMPTY_PAGES);
-MODULE_PARM_DESC(percpu_keep_empty_pages,
-		 "empty pages kept populated (4-65536, default 4)");
-MMFREE_PARAM(percpu_interval_ms, PERCPU_INTERVAL_MS);
-MODULE_PARM_DESC(percpu_interval_ms,
-		 "periodic rescan in ms, 0 for none (0-3600000, default 0)");
-MMFREE_PARAM(pagefree_enabled, PAGEFREE_ENABLED);
-MODULE_PARM_DESC(pagefree_enabled, "parallel page freeing (0/1, default 1)");
-MMFREE_PARAM(pagefree_mode, PAGEFREE_MODE);
-MODULE_PARM_DESC(pagefree_mode,
-		 "sync: munmap/exit wait for the pages, async: they do not (default sync)");
-MMFREE_PARAM(pagefree_workers, PAGEFREE_WORKERS);
-MODULE_PARM_DESC(pagefree_workers,
-		 "most work items freeing at once (1-512, default 4)");
-MMFREE_PARAM(pagefree_batch_pages, PAGEFREE_BATCH_PAGES);
-MODULE_PARM_DESC(pagefree_batch_pages,
-		 "gathered pages per work item (16-512, default 512)");
-MMFREE_PARAM(pagefree_min_pages, PAGEFREE_MIN_PAGES);
-MODULE_PARM_DESC(pagefree_min_pages,
-		 "smaller gathers are freed inline (0-1073741824, default 1024)");
-MMFREE_PARAM(pagefree_idle_only, PAGEFREE_IDLE_ONLY);
-MODULE_PARM_DESC(pagefree_idle_only,
-		 "offload only while one of the task's CPUs is idle (0/1, default 1)");
-MMFREE_PARAM(pagefree_max_inflight_pages, PAGEFREE_MAX_INFLIGHT_PAGES);
-MODULE_PARM_DESC(pagefree_max_inflight_pages,
-		 "most pages in flight; beyond, inline (512-1073741824, default 1048576)");
 
 static ssize_t mmfree_knob_show(struct kobject *kobj,
 				struct kobj_attribute *attr, char *buf)
 {
-	return mmfree_knob_print(container_of(attr, struct mmfree_knob, attr),
-				 buf);
+	return mmfree_knob_print(mmfree_knob_of(attr), buf);
 }
 
 static ssize_t mmfree_knob_store(struct kobject *kobj,
 				 struct kobj_attribute *attr,
 				 const char *buf, size_t count)
 {
-	struct mmfree_knob *knob = container_of(attr, struct mmfree_knob, attr);
-	enum mmfree_knob_id id = mmfree_knob_id(knob);
+	enum mmfree_knob_id id = mmfree_knob_of(attr);
 	unsigned int val, old;
 	int err;
 
-	err = mmfree_knob_parse(knob, buf, &val);
+	err = mmfree_knob_parse(id, buf, &val);
 	if (err)
 		return err;
 
 	mutex_lock(&mmfree_knobs_lock);
 	old = mmfree_knob(id);
 	WRITE_ONCE(mmfree_knob_vals[id], val);
-	err = mmfree_features_update();
+	err = mmfree_features_apply();
 	if (err) {
 		/* The features could not follow: back to where they were. */
 		WRITE_ONCE(mmfree_knob_vals[id], old);
-		mmfree_features_update();
+		mmfree_features_apply();
 	}
 	mutex_unlock(&mmfree_knobs_lock);
 	return err ?: count;
@@ -192,83 +96,76 @@ static ssize_t version_show(struct kobject *kobj, struct kobj_attribute *attr,
 
 static struct kobj_attribute mmfree_version_attr = __ATTR_RO(version);
 
-/* percpu/reclaim: write 1 to scan and depopulate now. */
-static ssize_t reclaim_store(struct kobject *kobj, struct kobj_attribute *attr,
-			     const char *buf, size_t count)
-{
-	if (!sysfs_streq(buf, "1"))
-		return -EINVAL;
-	return mmfree_percpu_reclaim() ?: count;
-}
-
-static struct kobj_attribute mmfree_reclaim_attr = __ATTR_WO(reclaim);
+/*
+ * A directory: /sys/kernel/mmfree itself (no feature), or a feature's,
+ * with its knobs, its action file and its statistics in stats/.
+ */
+struct mmfree_dir {
+	struct mmfree_feature *feature;
+	struct kobject *kobj;
+	struct attribute *attrs[MMFREE_NR_KNOBS + 2];
+	struct attribute_group group;
+	struct attribute *stat_attrs[MMFREE_NR_STATS + 1];
+	struct attribute_group stat_group;
+	struct kobj_attribute action_attr;
+};
 
 /* A statistic: a read-only file in its feature's stats/ directory. */
 struct mmfree_stat {
-	long (*read)(enum mmfree_stat_id id);
+	struct mmfree_feature *feature;
 	struct kobj_attribute attr;
 };
 
 static struct mmfree_stat mmfree_stats[MMFREE_NR_STATS];
+static struct mmfree_dir mmfree_top_dir;
+static struct mmfree_dir *mmfree_dirs;	/* one per feature */
 
 static ssize_t mmfree_stat_show(struct kobject *kobj,
 				struct kobj_attribute *attr, char *buf)
 {
 	struct mmfree_stat *stat = container_of(attr, struct mmfree_stat, attr);
 
-	return sysfs_emit(buf, "%ld\n", stat->read(stat - mmfree_stats));
+	return sysfs_emit(buf, "%ld\n",
+			  stat->feature->stat(stat - mmfree_stats));
 }
 
-/*
- * A directory: the knobs whose path lies in it, its own files, and the
- * statistics its feature reads (in stats/).  A feature the kernel cannot
- * run has no directory at all.
- */
-struct mmfree_dir {
-	const char *name;		/* NULL: /sys/kernel/mmfree itself */
-	bool (*usable)(void);
-	struct attribute *extra;
-	long (*stat)(enum mmfree_stat_id id);
-	struct kobject *kobj;
-	struct attribute *attrs[MMFREE_NR_KNOBS + 2];
-	struct attribute_group group;
-	struct attribute *stat_attrs[MMFREE_NR_STATS + 1];
-	struct attribute_group stat_group;
-};
-
-static struct mmfree_dir mmfree_dirs[] = {
-	{ .extra = &mmfree_version_attr.attr },
-	{
-		.name = "percpu",
-		.usable = mmfree_percpu_usable,
-		.extra = &mmfree_reclaim_attr.attr,
-		.stat = mmfree_percpu_stat,
-	},
-	{
-		.name = "pagefree",
-		.usable = mmfree_pagefree_usable,
-		.stat = mmfree_pagefree_stat,
-	},
-};
-
-/* Whether @path is "<dir>/stats" for the directory named @dir. */
-static bool mmfree_stat_in_dir(const char *path, const char *dir)
+/* A feature's action file: write "1" to act now. */
+static ssize_t mmfree_action_store(struct kobject *kobj,
+				   struct kobj_attribute *attr,
+				   const char *buf, size_t count)
 {
-	size_t len = strlen(dir);
+	struct mmfree_dir *dir = container_of(attr, struct mmfree_dir,
+					      action_attr);
 
-	return !strncmp(path, dir, len) && !strcmp(path + len, "/stats");
+	if (!sysfs_streq(buf, "1"))
+		return -EINVAL;
+	return dir->feature->action() ?: count;
+}
+
+/* Whether @path lies in @dir: "<dir>/<name>", or "<name>" for the top. */
+static bool mmfree_path_in(const char *path, const char *dir)
+{
+	const char *base = kbasename(path);
+
+	if (!dir)
+		return base == path;
+	return base - path == strlen(dir) + 1 &&
+	       !strncmp(path, dir, base - path - 1);
 }
 
 static void mmfree_dir_stats(struct mmfree_dir *dir)
 {
+	struct mmfree_feature *f = dir->feature;
+	char name[32];
 	int i, n = 0;
 
+	snprintf(name, sizeof(name), "%s/stats", f->name);
 	for (i = 0; i < MMFREE_NR_STATS; i++) {
 		struct mmfree_stat *stat = &mmfree_stats[i];
 
-		if (!mmfree_stat_in_dir(mmfree_stat_descs[i].dir, dir->name))
+		if (strcmp(mmfree_stat_descs[i].dir, name))
 			continue;
-		stat->read = dir->stat;
+		stat->feature = f;
 		sysfs_attr_init(&stat->attr.attr);
 		stat->attr.attr.name = mmfree_stat_descs[i].name;
 		/* A walk under pcpu_lock is not for unprivileged loops. */
@@ -281,35 +178,39 @@ static void mmfree_dir_stats(struct mmfree_dir *dir)
 	dir->stat_group.attrs = dir->stat_attrs;
 }
 
-static bool mmfree_knob_in_dir(const struct mmfree_knob *knob,
-			       const struct mmfree_dir *dir)
+static void mmfree_dir_attrs(struct mmfree_dir *dir)
 {
-	const char *path = knob->desc->path;
-	const char *base = kbasename(path);
+	const char *name = dir->feature ? dir->feature->name : NULL;
+	int i, n = 0;
 
-	if (!dir->name)
-		return base == path;
-	return base - path == strlen(dir->name) + 1 &&
-	       !strncmp(path, dir->name, base - path - 1);
+	for (i = 0; i < MMFREE_NR_KNOBS; i++)
+		if (mmfree_path_in(mmfree_knob_descs[i].path, name))
+			dir->attrs[n++] = &mmfree_knob_attrs[i].attr;
+	if (!dir->feature) {
+		dir->attrs[n++] = &mmfree_version_attr.attr;
+	} else if (dir->feature->action) {
+		sysfs_attr_init(&dir->action_attr.attr);
+		dir->action_attr.attr.name = dir->feature->action_name;
+		dir->action_attr.attr.mode = 0200;
+		dir->action_attr.store = mmfree_action_store;
+		dir->attrs[n++] = &dir->action_attr.attr;
+	}
+	dir->attrs[n] = NULL;
+	dir->group.attrs = dir->attrs;
 }
 
 static int mmfree_dir_create(struct mmfree_dir *dir)
 {
-	int i, n = 0, err;
+	int err;
 
-	for (i = 0; i < MMFREE_NR_KNOBS; i++)
-		if (mmfree_knob_in_dir(&mmfree_knobs[i], dir))
-			dir->attrs[n++] = &mmfree_knobs[i].attr.attr;
-	dir->attrs[n] = dir->extra;
-	dir->group.attrs = dir->attrs;
-
-	dir->kobj = dir->name ?
-		kobject_create_and_add(dir->name, mmfree_dirs[0].kobj) :
+	mmfree_dir_attrs(dir);
+	dir->kobj = dir->feature ?
+		kobject_create_and_add(dir->feature->name, mmfree_top_dir.kobj) :
 		kobject_create_and_add("mmfree", kernel_kobj);
 	if (!dir->kobj)
 		return -ENOMEM;
 	err = sysfs_create_group(dir->kobj, &dir->group);
-	if (!err && dir->stat) {
+	if (!err && dir->feature) {
 		mmfree_dir_stats(dir);
 		err = sysfs_create_group(dir->kobj, &dir->stat_group);
 		if (err)
@@ -327,54 +228,75 @@ static void mmfree_dir_remove(struct mmfree_dir *dir)
 	if (!dir->kobj)
 		return;
 	/* Removing the files waits for writers still inside store(). */
-	if (dir->stat)
+	if (dir->feature)
 		sysfs_remove_group(dir->kobj, &dir->stat_group);
 	sysfs_remove_group(dir->kobj, &dir->group);
 	kobject_put(dir->kobj);
 	dir->kobj = NULL;
 }
 
-/* Knob defaults where no parameter was given: before any feature starts. */
-void mmfree_knobs_init(void)
+static void mmfree_knob_attrs_init(void)
 {
 	int i;
 
 	for (i = 0; i < MMFREE_NR_KNOBS; i++) {
-		struct mmfree_knob *knob = &mmfree_knobs[i];
-		struct kobj_attribute *attr = &knob->attr;
-
-		knob->desc = &mmfree_knob_descs[i];
-		if (!knob->given)
-			mmfree_knob_vals[i] = knob->desc->def;
+		struct kobj_attribute *attr = &mmfree_knob_attrs[i];
 
 		sysfs_attr_init(&attr->attr);
-		attr->attr.name = kbasename(knob->desc->path);
+		attr->attr.name = kbasename(mmfree_knob_descs[i].path);
 		attr->attr.mode = 0644;
 		attr->show = mmfree_knob_show;
 		attr->store = mmfree_knob_store;
 	}
 }
 
-int mmfree_sysfs_init(void)
+/**
+ * mmfree_sysfs_init - start the features as the knobs say, then the files
+ * @features: the features, each with its usable flag decided
+ * @nr: how many
+ *
+ * The features are brought in line with the knobs before the files
+ * exist, so that no write can race with it.
+ *
+ * Return: 0, or the error of a feature's update or of sysfs.
+ */
+int mmfree_sysfs_init(struct mmfree_feature *const *features, size_t nr)
 {
-	int i, err;
+	size_t i;
+	int err;
 
-	for (i = 0; i < ARRAY_SIZE(mmfree_dirs); i++) {
-		if (mmfree_dirs[i].usable && !mmfree_dirs[i].usable())
-			continue;
-		err = mmfree_dir_create(&mmfree_dirs[i]);
-		if (err) {
-			mmfree_sysfs_exit();
-			return err;
-		}
+	mmfree_features = features;
+	mmfree_nr_features = nr;
+	mutex_lock(&mmfree_knobs_lock);
+	err = mmfree_features_apply();
+	mutex_unlock(&mmfree_knobs_lock);
+	if (err)
+		return err;
+
+	mmfree_dirs = kcalloc(nr, sizeof(*mmfree_dirs), GFP_KERNEL);
+	if (!mmfree_dirs)
+		return -ENOMEM;
+	mmfree_knob_attrs_init();
+	err = mmfree_dir_create(&mmfree_top_dir);
+	for (i = 0; !err && i < nr; i++) {
+		mmfree_dirs[i].feature = features[i];
+		if (features[i]->usable)
+			err = mmfree_dir_create(&mmfree_dirs[i]);
 	}
-	return 0;
+	if (err) {
+		pr_err("cannot create %s (%d)\n", MMFREE_SYSFS_DIR, err);
+		mmfree_sysfs_exit();
+	}
+	return err;
 }
 
 void mmfree_sysfs_exit(void)
 {
-	int i;
+	size_t i;
 
-	for (i = ARRAY_SIZE(mmfree_dirs) - 1; i >= 0; i--)
+	for (i = mmfree_nr_features; mmfree_dirs && i-- > 0; )
 		mmfree_dir_remove(&mmfree_dirs[i]);
+	mmfree_dir_remove(&mmfree_top_dir);
+	kfree(mmfree_dirs);
+	mmfree_dirs = NULL;
 }

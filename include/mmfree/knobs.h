@@ -9,34 +9,64 @@
  * index); the module rejects anything else with -EINVAL and keeps the old
  * value.
  *
- * Included by kernel and userspace code alike: plain C types only.
+ * MMFREE_KNOBS() lists them, in the order of `mmfreectl status`, as
+ *
+ *   TOP(ID, NAME, DEFAULT, MIN, MAX, HELP)	NAME, parameter NAME
+ *   NUM(ID, DIR, NAME, DEFAULT, MIN, MAX, HELP)	DIR/NAME, parameter DIR_NAME
+ *   NAMED(ID, DIR, NAME, FIRST, SECOND, HELP)	DIR/NAME taking FIRST (the
+ *						default, value 0) or SECOND;
+ *						MMFREE_ID_FIRST names value 0
+ *
+ * Numbers are plain decimals: the module parameters' descriptions are
+ * made from them by the preprocessor, so they cannot drift.
+ *
+ * Included by kernel and userspace code alike: plain C only.
  */
 #ifndef _MMFREE_KNOBS_H
 #define _MMFREE_KNOBS_H
 
 #define MMFREE_SYSFS_DIR	"/sys/kernel/mmfree"
 
+#define MMFREE_KNOBS(TOP, NUM, NAMED)					\
+	TOP(ENABLED, enabled, 1, 0, 1,					\
+	    "master switch: 0 detaches every feature, 1 lets them run")	\
+	NUM(PERCPU_ENABLED, percpu, enabled, 1, 0, 1,			\
+	    "depopulate empty percpu pages the stock heuristic leaves")	\
+	NUM(PERCPU_MIN_EMPTY_PAGES, percpu, min_empty_pages, 1, 1, 65536, \
+	    "a chunk with this many empty populated pages qualifies")	\
+	/* The kernel itself never goes below 4 (PCPU_EMPTY_POP_PAGES_HIGH). */ \
+	NUM(PERCPU_KEEP_EMPTY_PAGES, percpu, keep_empty_pages, 4, 4, 65536, \
+	    "empty populated pages kept system wide for fast allocation") \
+	NUM(PERCPU_INTERVAL_MS, percpu, interval_ms, 0, 0, 3600000,	\
+	    "periodic rescan in ms; 0: only when percpu frees trigger it") \
+	NUM(PAGEFREE_ENABLED, pagefree, enabled, 1, 0, 1,		\
+	    "free gathered pages on the worker pool")			\
+	NAMED(PAGEFREE_MODE, pagefree, mode, sync, async,		\
+	      "sync: munmap and exit wait for every page; async: they do not") \
+	NUM(PAGEFREE_WORKERS, pagefree, workers, 4, 1, 512,		\
+	    "most work items freeing at once, system wide")		\
+	NUM(PAGEFREE_BATCH_PAGES, pagefree, batch_pages, 512, 16, 512,	\
+	    "base pages per work item (a huge page counts all its pages)") \
+	NUM(PAGEFREE_MIN_PAGES, pagefree, min_pages, 1024, 0, 1073741824, \
+	    "a gather with fewer base pages is freed inline")		\
+	NUM(PAGEFREE_IDLE_ONLY, pagefree, idle_only, 1, 0, 1,		\
+	    "offload only while one of the task's CPUs is idle")	\
+	NUM(PAGEFREE_MAX_INFLIGHT_PAGES, pagefree, max_inflight_pages,	\
+	    1048576, 512, 1073741824,					\
+	    "most base pages queued or being freed at once; beyond, inline")
+
+#define MMFREE_KNOB_ID(id, ...)		MMFREE_KNOB_##id,
+#define MMFREE_KNOB_NO_VALUES(...)
+#define MMFREE_KNOB_VALUES(id, dir, name, first, second, help)		\
+	enum { MMFREE_##id##_##first, MMFREE_##id##_##second };
+
 enum mmfree_knob_id {
-	MMFREE_KNOB_ENABLED,
-	MMFREE_KNOB_PERCPU_ENABLED,
-	MMFREE_KNOB_PERCPU_MIN_EMPTY_PAGES,
-	MMFREE_KNOB_PERCPU_KEEP_EMPTY_PAGES,
-	MMFREE_KNOB_PERCPU_INTERVAL_MS,
-	MMFREE_KNOB_PAGEFREE_ENABLED,
-	MMFREE_KNOB_PAGEFREE_MODE,
-	MMFREE_KNOB_PAGEFREE_WORKERS,
-	MMFREE_KNOB_PAGEFREE_BATCH_PAGES,
-	MMFREE_KNOB_PAGEFREE_MIN_PAGES,
-	MMFREE_KNOB_PAGEFREE_IDLE_ONLY,
-	MMFREE_KNOB_PAGEFREE_MAX_INFLIGHT_PAGES,
+	MMFREE_KNOBS(MMFREE_KNOB_ID, MMFREE_KNOB_ID, MMFREE_KNOB_ID)
 	MMFREE_NR_KNOBS
 };
 
-/* pagefree/mode */
-enum mmfree_pagefree_mode {
-	MMFREE_PAGEFREE_SYNC,
-	MMFREE_PAGEFREE_ASYNC,
-};
+/* The values of the knobs with names: MMFREE_PAGEFREE_MODE_async. */
+MMFREE_KNOBS(MMFREE_KNOB_NO_VALUES, MMFREE_KNOB_NO_VALUES, MMFREE_KNOB_VALUES)
 
 struct mmfree_knob_desc {
 	const char *path;
@@ -50,71 +80,30 @@ struct mmfree_knob_desc {
 extern const struct mmfree_knob_desc mmfree_knob_descs[MMFREE_NR_KNOBS];
 
 /*
- * The table itself, in the order of `mmfreectl status`, is compiled only
- * into the one file that defines MMFREE_KNOB_TABLE before including this
- * header (as CREATE_TRACE_POINTS does for tracepoints).
+ * The table itself is compiled only into the one file that defines
+ * MMFREE_KNOB_TABLE before including this header (as CREATE_TRACE_POINTS
+ * does for tracepoints).
  */
 #ifdef MMFREE_KNOB_TABLE
-static const char *const mmfree_pagefree_mode_names[] = { "sync", "async" };
+#define MMFREE_KNOB_DESC_TOP(id, name, d, lo, hi, h)			\
+	[MMFREE_KNOB_##id] = {						\
+		.path = #name, .def = d, .min = lo, .max = hi, .help = h, \
+	},
+#define MMFREE_KNOB_DESC_NUM(id, dir, name, d, lo, hi, h)		\
+	[MMFREE_KNOB_##id] = {						\
+		.path = #dir "/" #name, .def = d, .min = lo, .max = hi,	\
+		.help = h,						\
+	},
+#define MMFREE_KNOB_DESC_NAMED(id, dir, name, first, second, h)	\
+	[MMFREE_KNOB_##id] = {						\
+		.path = #dir "/" #name, .def = 0, .min = 0, .max = 1,	\
+		.names = (const char *const []){ #first, #second },	\
+		.help = h,						\
+	},
 
 const struct mmfree_knob_desc mmfree_knob_descs[MMFREE_NR_KNOBS] = {
-	[MMFREE_KNOB_ENABLED] = {
-		.path = "enabled", .def = 1, .min = 0, .max = 1,
-		.help = "master switch: 0 detaches every feature, 1 lets them run",
-	},
-	[MMFREE_KNOB_PERCPU_ENABLED] = {
-		.path = "percpu/enabled", .def = 1, .min = 0, .max = 1,
-		.help = "depopulate empty percpu pages the stock heuristic leaves",
-	},
-	[MMFREE_KNOB_PERCPU_MIN_EMPTY_PAGES] = {
-		.path = "percpu/min_empty_pages", .def = 1, .min = 1,
-		.max = 65536,
-		.help = "a chunk with this many empty populated pages qualifies",
-	},
-	[MMFREE_KNOB_PERCPU_KEEP_EMPTY_PAGES] = {
-		/* The kernel itself never goes below 4 (PCPU_EMPTY_POP_PAGES_HIGH). */
-		.path = "percpu/keep_empty_pages", .def = 4, .min = 4,
-		.max = 65536,
-		.help = "empty populated pages kept system wide for fast allocation",
-	},
-	[MMFREE_KNOB_PERCPU_INTERVAL_MS] = {
-		.path = "percpu/interval_ms", .def = 0, .min = 0,
-		.max = 3600000,
-		.help = "periodic rescan in ms; 0: only when percpu frees trigger it",
-	},
-	[MMFREE_KNOB_PAGEFREE_ENABLED] = {
-		.path = "pagefree/enabled", .def = 1, .min = 0, .max = 1,
-		.help = "free gathered pages on the worker pool",
-	},
-	[MMFREE_KNOB_PAGEFREE_MODE] = {
-		.path = "pagefree/mode", .def = MMFREE_PAGEFREE_SYNC, .min = 0,
-		.max = MMFREE_PAGEFREE_ASYNC,
-		.names = mmfree_pagefree_mode_names,
-		.help = "sync: munmap and exit wait for every page; async: they do not",
-	},
-	[MMFREE_KNOB_PAGEFREE_WORKERS] = {
-		.path = "pagefree/workers", .def = 4, .min = 1, .max = 512,
-		.help = "most work items freeing at once, system wide",
-	},
-	[MMFREE_KNOB_PAGEFREE_BATCH_PAGES] = {
-		.path = "pagefree/batch_pages", .def = 512, .min = 16,
-		.max = 512,
-		.help = "gathered pages per work item (a huge page counts once)",
-	},
-	[MMFREE_KNOB_PAGEFREE_MIN_PAGES] = {
-		.path = "pagefree/min_pages", .def = 1024, .min = 0,
-		.max = 1U << 30,
-		.help = "a gather with fewer pages is freed inline",
-	},
-	[MMFREE_KNOB_PAGEFREE_IDLE_ONLY] = {
-		.path = "pagefree/idle_only", .def = 1, .min = 0, .max = 1,
-		.help = "offload only while one of the task's CPUs is idle",
-	},
-	[MMFREE_KNOB_PAGEFREE_MAX_INFLIGHT_PAGES] = {
-		.path = "pagefree/max_inflight_pages", .def = 1U << 20,
-		.min = 512, .max = 1U << 30,
-		.help = "most pages queued or being freed at once; beyond, inline",
-	},
+	MMFREE_KNOBS(MMFREE_KNOB_DESC_TOP, MMFREE_KNOB_DESC_NUM,
+		     MMFREE_KNOB_DESC_NAMED)
 };
 #endif
 

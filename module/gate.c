@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Gates: how mmfree calls kernel functions that are not exported.
+ *
+ * A gate is a do-nothing module function whose only caller-visible effect
+ * comes from an ftrace callback that redirects it to a kernel function:
+ * calling the gate runs the kernel function with the gate's arguments,
+ * and it returns to the gate's caller.  Nothing jumps through a pointer,
+ * so this works for functions whose ENDBR64 the kernel sealed at boot
+ * (on IBT, an indirect call to them raises #CP).  A gate is a permanent
+ * hook (hook.c): while it is open, ftrace cannot be switched off, and a
+ * gate's own body runs only if it is called while closed, a bug.
+ *
+ * Each gate has exactly its kernel function's prototype; which kernel
+ * function, and the prototype BTF must confirm, is said by the row of a
+ * feature's symbol table that names the gate (sym.c).  __noipa keeps the
+ * compiler from changing the arguments a gate is called with.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/bug.h>
+#include <linux/ftrace.h>
+#include <linux/kernel.h>
+
+#include "compat.h"
+#include "mmfree.h"
+
+static void notrace mmfree_gate_func(unsigned long ip, unsigned long parent_ip,
+				     struct ftrace_ops *ops,
+				     struct ftrace_regs *fregs)
+{
+	struct mmfree_gate *gate = container_of(ops, struct mmfree_gate,
+						hook.ops);
+
+	mmfree_ftrace_set_ip(fregs, gate->target);
+}
+
+#define MMFREE_GATE(fn) {						\
+	.hook = {							\
+		.name = #fn, .addr = (unsigned long)fn,			\
+		.func = mmfree_gate_func, .redirect = true,		\
+		.permanent = true,					\
+	},								\
+}
+
+/* Reached only if a gate is called while closed: a bug in mmfree. */
+static void mmfree_gate_missed(const struct mmfree_gate *gate)
+{
+	WARN_ONCE(1, KBUILD_MODNAME ": gate to %s called while closed\n",
+		  gate->target_name ?: gate->hook.name);
+}
+
+struct mmfree_gate mmfree_gate_free_pages = MMFREE_GATE(mmfree_call_free_pages);
+
+__mmfree_gate void mmfree_call_free_pages(void **entries, int nr)
+{
+	mmfree_gate_missed(&mmfree_gate_free_pages);
+}
+
+struct mmfree_gate mmfree_gate_tlb_flush = MMFREE_GATE(mmfree_call_tlb_flush);
+
+__mmfree_gate void mmfree_call_tlb_flush(struct mmu_gather *tlb)
+{
+	mmfree_gate_missed(&mmfree_gate_tlb_flush);
+}
+
+struct mmfree_gate mmfree_gate_tlb_finish = MMFREE_GATE(mmfree_call_tlb_finish);
+
+__mmfree_gate void mmfree_call_tlb_finish(struct mmu_gather *tlb)
+{
+	mmfree_gate_missed(&mmfree_gate_tlb_finish);
+}
+
+struct mmfree_gate mmfree_gate_oom = MMFREE_GATE(mmfree_call_oom);
+
+__mmfree_gate bool mmfree_call_oom(struct oom_control *oc)
+{
+	mmfree_gate_missed(&mmfree_gate_oom);
+	return false;
+}
+
+struct mmfree_gate mmfree_gate_idle_cpu = MMFREE_GATE(mmfree_call_idle_cpu);
+
+__mmfree_gate int mmfree_call_idle_cpu(int cpu)
+{
+	mmfree_gate_missed(&mmfree_gate_idle_cpu);
+	return 0;
+}
+
+struct mmfree_gate mmfree_gate_apply_wq_attrs =
+	MMFREE_GATE(mmfree_call_apply_wq_attrs);
+
+__mmfree_gate int mmfree_call_apply_wq_attrs(struct workqueue_struct *wq,
+					     const struct workqueue_attrs *attrs)
+{
+	mmfree_gate_missed(&mmfree_gate_apply_wq_attrs);
+	return -EOPNOTSUPP;
+}
+
+struct mmfree_gate mmfree_gate_wq_set_min_active =
+	MMFREE_GATE(mmfree_call_wq_set_min_active);
+
+__mmfree_gate void mmfree_call_wq_set_min_active(struct workqueue_struct *wq,
+						 int min_active)
+{
+	mmfree_gate_missed(&mmfree_gate_wq_set_min_active);
+}
+
+/**
+ * mmfree_gate_open - make calls to @gate run its kernel function
+ * @gate: the gate; its target was set by mmfree_syms_resolve()
+ *
+ * Return: 0 or the error from ftrace (-EBUSY while ftrace is off).
+ */
+int mmfree_gate_open(struct mmfree_gate *gate)
+{
+	if (!gate->target)
+		return -ENOENT;
+	return mmfree_hook_attach(&gate->hook);
+}
+
+void mmfree_gate_close(struct mmfree_gate *gate)
+{
+	mmfree_hook_detach(&gate->hook);
+}
+
+/* Whether calling @gate now runs its kernel function. */
+bool mmfree_gate_is_open(const struct mmfree_gate *gate)
+{
+	return gate->hook.attached;
+}

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A feature's kernel symbols, as one table: each row names a symbol once
+ * and says what mmfree does with it: reads it (data, whose address goes
+ * where the row says), hooks it (a callback in hook.c), calls it (a gate
+ * in gate.c), or hooks and calls it.  Here a table is resolved
+ * (ksyms.c), its functions' prototypes are checked against the kernel's
+ * BTF (btf.c), its data, hooks and gates learn their addresses, and its
+ * hooks and gates are attached and detached in table order.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "mmfree.h"
+
+/* Longest prototype compared: a few pointers to structs. */
+#define MMFREE_PROTO_MAX	256
+
+/*
+ * A function's prototype as the kernel's BTF has it must be the one its
+ * gate or wrapper was written for: a stable backport can change it.
+ */
+static int mmfree_sym_check(const char *feature, struct mmfree_sym *sym)
+{
+	char *got;
+	int err;
+
+	if (!sym->proto || !sym->addr)
+		return 0;
+	got = kmalloc(MMFREE_PROTO_MAX, GFP_KERNEL);
+	if (!got)
+		return -ENOMEM;
+	err = mmfree_btf_func(sym->name, got, MMFREE_PROTO_MAX);
+	if (!err && strcmp(got, sym->proto))
+		err = -EINVAL;
+	if (err == -ENOENT)
+		pr_warn("%s%s: kernel BTF has no function %s\n", feature,
+			sym->flags & MMFREE_SYM_OPTIONAL ? "" : " disabled",
+			sym->name);
+	else if (err)
+		pr_warn("%s%s: %s is %s in this kernel's BTF, mmfree calls it as %s\n",
+			feature,
+			sym->flags & MMFREE_SYM_OPTIONAL ? "" : " disabled",
+			sym->name, got, sym->proto);
+	kfree(got);
+	return err;
+}
+
+/**
+ * mmfree_syms_resolve - resolve, check and bind a feature's symbols
+ * @feature: the feature's name, for the log
+ * @syms: its table
+ * @nr: the number of rows
+ *
+ * An optional symbol that is missing, or whose prototype differs, is
+ * left unresolved (its address 0, its gate unable to open).
+ *
+ * Return: 0, or a negative errno after one dmesg line naming the first
+ * symbol that keeps @feature off.
+ */
+int mmfree_syms_resolve(const char *feature, struct mmfree_sym *syms,
+			size_t nr)
+{
+	size_t i;
+	int err;
+
+	err = mmfree_ksyms_resolve(feature, syms, nr);
+	if (err)
+		return err;
+	for (i = 0; i < nr; i++) {
+		struct mmfree_sym *sym = &syms[i];
+
+		err = mmfree_sym_check(feature, sym);
+		if (err && !(sym->flags & MMFREE_SYM_OPTIONAL))
+			return err;
+		if (err)
+			sym->addr = 0;
+		if (sym->data)
+			*sym->data = (void *)sym->addr;
+		if (sym->hook) {
+			sym->hook->name = sym->name;
+			sym->hook->addr = sym->addr;
+		}
+		if (sym->gate) {
+			sym->gate->target_name = sym->name;
+			sym->gate->target = sym->addr;
+		}
+	}
+	return 0;
+}
+
+/* The gates a feature calls while it runs; not those it uses at load. */
+static bool mmfree_sym_run_gate(const struct mmfree_sym *sym)
+{
+	return sym->gate && !(sym->flags & MMFREE_SYM_AT_LOAD);
+}
+
+void mmfree_syms_close_gates(struct mmfree_sym *syms, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (mmfree_sym_run_gate(&syms[i]))
+			mmfree_gate_close(syms[i].gate);
+}
+
+/* Detach the hooks, last attached first; the gates stay open. */
+void mmfree_syms_detach(struct mmfree_sym *syms, size_t nr)
+{
+	size_t i;
+
+	for (i = nr; i-- > 0; )
+		if (syms[i].hook)
+			mmfree_hook_detach(syms[i].hook);
+}
+
+/**
+ * mmfree_syms_attach - open a feature's gates, then attach its hooks
+ * @syms: its table, whose order is the order of attaching
+ * @nr: the number of rows
+ *
+ * Return: 0, or the first error; then nothing is left attached.
+ */
+int mmfree_syms_attach(struct mmfree_sym *syms, size_t nr)
+{
+	size_t i;
+	int err = 0;
+
+	for (i = 0; i < nr && !err; i++)
+		if (mmfree_sym_run_gate(&syms[i]) && syms[i].addr)
+			err = mmfree_gate_open(syms[i].gate);
+	for (i = 0; i < nr && !err; i++)
+		if (syms[i].hook)
+			err = mmfree_hook_attach(syms[i].hook);
+	if (err) {
+		mmfree_syms_detach(syms, nr);
+		mmfree_syms_close_gates(syms, nr);
+	}
+	return err;
+}
+
+/* Whether any hook or gate of the table is attached. */
+bool mmfree_syms_attached(const struct mmfree_sym *syms, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if ((syms[i].hook && syms[i].hook->attached) ||
+		    (syms[i].gate && mmfree_gate_is_open(syms[i].gate)))
+			return true;
+	return false;
+}
