@@ -20,7 +20,9 @@
 #include <linux/btf.h>
 #include <linux/kernel.h>
 #include <linux/mm.h>
+#include <linux/moduleparam.h>
 #include <linux/slab.h>
+#include <linux/stddef.h>
 #include <linux/string.h>
 
 #include "mmfree.h"
@@ -45,6 +47,24 @@ struct mmfree_btf {
 };
 
 static struct mmfree_btf mmfree_btf;
+
+/* Test hook: a function, or "struct.member", that BTF pretends differs. */
+static char *mmfree_test_btf_mismatch;
+module_param_named(test_btf_mismatch, mmfree_test_btf_mismatch, charp, 0400);
+MODULE_PARM_DESC(test_btf_mismatch,
+		 "testing only: treat this function or struct.member as different in BTF");
+
+static bool mmfree_btf_test_mismatch(const char *type, const char *member)
+{
+	const char *t = mmfree_test_btf_mismatch;
+	size_t n = strlen(type);
+
+	if (!t)
+		return false;
+	if (!member)
+		return !strcmp(t, type);
+	return !strncmp(t, type, n) && t[n] == '.' && !strcmp(t + n + 1, member);
+}
 
 /* Bytes of kind-specific data that follow a struct btf_type. */
 static int mmfree_btf_extra(const struct btf_type *t)
@@ -85,12 +105,18 @@ static int mmfree_btf_extra(const struct btf_type *t)
 	return -EINVAL;
 }
 
+/*
+ * The header as far as mmfree reads it: 7.x's uapi header adds a layout
+ * section after str_len, which 7.2's own BTF does not have (hdr_len 24).
+ */
+#define MMFREE_BTF_HDR_LEN	offsetofend(struct btf_header, str_len)
+
 /* Check the blob's header against its size; 0 or -EINVAL. */
 static int mmfree_btf_header(const struct btf_header *hdr, size_t size)
 {
 	/* u64 sums: the header's u32 fields cannot overflow them. */
-	if (size < sizeof(*hdr) || hdr->magic != BTF_MAGIC ||
-	    hdr->hdr_len < sizeof(*hdr) ||
+	if (size < MMFREE_BTF_HDR_LEN || hdr->magic != BTF_MAGIC ||
+	    hdr->hdr_len < MMFREE_BTF_HDR_LEN ||
 	    (u64)hdr->hdr_len + hdr->str_off + hdr->str_len > size ||
 	    (u64)hdr->hdr_len + hdr->type_off + hdr->type_len > size)
 		return -EINVAL;
@@ -213,7 +239,7 @@ static void mmfree_btf_put_params(struct mmfree_btf_str *s,
 	const struct btf_param *p = btf_params(proto);
 	u32 i, n = MMFREE_BTF_VLEN(proto->info);
 
-	mmfree_btf_put(s, "(");
+	mmfree_btf_put(s, n ? "(" : "(void");
 	for (i = 0; i < n; i++) {
 		if (i)
 			mmfree_btf_put(s, ", ");
@@ -320,6 +346,10 @@ int mmfree_btf_func(const char *name, char *buf, size_t size)
 
 	if (!f)
 		return -ENOENT;
+	if (mmfree_btf_test_mismatch(name, NULL)) {
+		strscpy(buf, "(test_btf_mismatch)", size);
+		return 0;
+	}
 	return mmfree_btf_type_str(f->type, buf, size);
 }
 
@@ -347,6 +377,8 @@ int mmfree_btf_fields(const char *feature, const struct mmfree_field *fields,
 		const struct btf_member *m;
 		u32 j, n;
 
+		if (f->skip)
+			continue;
 		if (!t) {
 			pr_warn("%s disabled: kernel BTF has no struct %s\n",
 				feature, f->type);
@@ -364,6 +396,8 @@ int mmfree_btf_fields(const char *feature, const struct mmfree_field *fields,
 		got[0] = '\0';
 		if (j < n)
 			mmfree_btf_type_str(m->type, got, sizeof(got));
+		if (mmfree_btf_test_mismatch(f->type, f->member))
+			strscpy(got, "(test_btf_mismatch)", sizeof(got));
 		if (j == n || __btf_member_bitfield_size(t, m) ||
 		    __btf_member_bit_offset(t, m) % 8 || strcmp(got, f->ctype)) {
 			pr_warn("%s disabled: struct %s.%s is %s in this kernel's BTF, mmfree reads %s\n",

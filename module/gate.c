@@ -57,6 +57,14 @@ __mmfree_gate void mmfree_call_free_pages(void **entries, int nr)
 	mmfree_gate_missed(&mmfree_gate_free_pages);
 }
 
+struct mmfree_gate mmfree_gate_lru_add_drain =
+	MMFREE_GATE(mmfree_call_lru_add_drain);
+
+__mmfree_gate void mmfree_call_lru_add_drain(void)
+{
+	mmfree_gate_missed(&mmfree_gate_lru_add_drain);
+}
+
 struct mmfree_gate mmfree_gate_tlb_flush = MMFREE_GATE(mmfree_call_tlb_flush);
 
 __mmfree_gate void mmfree_call_tlb_flush(struct mmu_gather *tlb)

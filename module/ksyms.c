@@ -146,6 +146,9 @@ int mmfree_ksyms_resolve(const char *feature, struct mmfree_sym *syms,
 	size_t i;
 
 	for (i = 0; i < nr; i++) {
+		/* An optional symbol BTF does not confirm is not looked up. */
+		if (syms[i].unusable)
+			continue;
 		syms[i].addr = mmfree_ksym_lookup(syms[i].name);
 		if (!syms[i].addr && !(syms[i].flags & MMFREE_SYM_OPTIONAL)) {
 			pr_warn("%s disabled: kernel symbol %s not found\n",

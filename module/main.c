@@ -24,24 +24,48 @@ static struct mmfree_feature *const mmfree_features[] = {
 
 static struct dentry *mmfree_debugfs;
 
+/* Opting in to a kernel series mmfree was not run on. */
+static bool mmfree_untested_kernel;
+module_param_named(untested_kernel, mmfree_untested_kernel, bool, 0444);
+MODULE_PARM_DESC(untested_kernel,
+		 "run the features on a kernel series mmfree was not tested on, where every prototype and field they rely on checks out in its BTF (default 0)");
+
+/* Test hook: treat the running kernel's series as untested. */
+static bool mmfree_test_untested_kernel;
+module_param_named(test_untested_kernel, mmfree_test_untested_kernel, bool,
+		   0400);
+MODULE_PARM_DESC(test_untested_kernel,
+		 "testing only: treat this kernel series as untested");
+
 /*
- * Decide whether @f can run on this kernel: a tested series, every symbol
- * and prototype it needs, then its own checks (layouts, a worker pool).
- * Each refusal is one dmesg line; the other features are not affected.
+ * Decide whether @f can run on this kernel: every prototype and field it
+ * relies on as its BTF shows them (on every kernel: a stable backport can
+ * change one), a tested series or the user's opt-in, its symbols, then
+ * its own checks.  Each refusal is one dmesg line; the other features
+ * are not affected.
  */
 static void mmfree_feature_init(struct mmfree_feature *f,
 				const char *no_btf)
 {
-	/* Before any probe is armed on the kernel's symbols. */
-	if (!mmfree_kernel_tested()) {
-		pr_warn("%s disabled: kernel %s is untested\n", f->name,
-			init_utsname()->release);
-		return;
-	}
+	bool tested = mmfree_kernel_tested() && !mmfree_test_untested_kernel;
+	const char *release = init_utsname()->release;
+
 	if (no_btf) {
 		pr_warn("%s disabled: %s\n", f->name, no_btf);
 		return;
 	}
+	/* BTF only: no probe is placed on the kernel before these pass. */
+	if (mmfree_syms_check(f->name, f->syms, f->nr_syms) ||
+	    mmfree_btf_fields(f->name, f->fields, f->nr_fields))
+		return;
+	if (!tested && !mmfree_untested_kernel) {
+		pr_warn("%s disabled: kernel %s is untested; its BTF matches what mmfree relies on: load with untested_kernel=1 to run it\n",
+			f->name, release);
+		return;
+	}
+	if (!tested)
+		pr_info("%s: kernel %s is untested, run as untested_kernel=1 asks: its BTF matches\n",
+			f->name, release);
 	if (mmfree_syms_resolve(f->name, f->syms, f->nr_syms))
 		return;
 	f->usable = !f->init(mmfree_debugfs);

@@ -45,11 +45,14 @@ struct mmfree_feature {
 	const char *name;		/* its directory and knob prefix */
 	struct mmfree_sym *syms;	/* the kernel symbols it uses */
 	size_t nr_syms;
-	/* After its symbols resolved, with BTF indexed; 0: it can run. */
+	/* After its symbols and fields checked out; 0: it can run. */
 	int (*init)(struct dentry *debugfs);
 	void (*exit)(void);
 	/* Attach or detach to match the knobs (under the knob lock). */
 	int (*update)(void);
+	/* The struct fields it reads, checked against BTF at load. */
+	const struct mmfree_field *fields;
+	size_t nr_fields;
 	/* A statistic that is not an event counter. */
 	long (*stat)(enum mmfree_stat_id id);
 	/* Its file that acts on a write of "1" (NULL: none). */
@@ -104,13 +107,17 @@ struct mmfree_sym {
 	struct mmfree_gate *gate;	/* calls the function, or NULL */
 	void **data;			/* data: where its address goes */
 	unsigned int flags;
+	bool unusable;			/* optional, and its BTF differs */
 	unsigned long addr;		/* resolved at load */
 };
 
 /* mmfree_sym.flags */
 #define MMFREE_SYM_OPTIONAL	0x1	/* the feature works without it */
 #define MMFREE_SYM_AT_LOAD	0x2	/* its gate is opened only at load */
+#define MMFREE_SYM_UNUSED	0x4	/* not used on this kernel version */
 
+int mmfree_syms_check(const char *feature, struct mmfree_sym *syms,
+		      size_t nr);
 int mmfree_syms_resolve(const char *feature, struct mmfree_sym *syms,
 			size_t nr);
 int mmfree_syms_attach(struct mmfree_sym *syms, size_t nr);
@@ -135,6 +142,8 @@ bool mmfree_gate_is_open(const struct mmfree_gate *gate);
 /* Each kernel function mmfree calls: its gate and the gate function. */
 extern struct mmfree_gate mmfree_gate_free_pages;
 void mmfree_call_free_pages(void **entries, int nr);
+extern struct mmfree_gate mmfree_gate_lru_add_drain;
+void mmfree_call_lru_add_drain(void);
 extern struct mmfree_gate mmfree_gate_tlb_flush;
 void mmfree_call_tlb_flush(struct mmu_gather *tlb);
 extern struct mmfree_gate mmfree_gate_tlb_finish;
@@ -201,6 +210,7 @@ struct mmfree_field {
 	const char *member;	/* "" for the struct's size */
 	const char *ctype;	/* as BTF spells it: "long unsigned int" */
 	int *offset;		/* where its byte offset goes */
+	bool skip;		/* not in this kernel's configuration */
 };
 
 int mmfree_btf_init(const void *start, const void *end);

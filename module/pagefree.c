@@ -15,8 +15,9 @@
  *				    has one context at a time, and only its
  *				    own gather's flushes feed it
  *   free_pages_and_swap_cache	    during such a flush, drain this CPU's
- *				    LRU batches (the kernel's own call with
- *				    no pages), copy the array into work
+ *				    LRU batches (lru_add_drain(), so that
+ *				    no batch keeps a gathered folio alive),
+ *				    copy the array into work
  *				    items and queue them; the copy is taken
  *				    after the TLB flush, like the kernel's
  *   tlb_finish_mmu		    after the kernel's final flush of the
@@ -486,8 +487,13 @@ static void mmfree_free_pages_and_swap_cache(void **entries, int nr)
 	g = mmfree_gather_current();
 	if (g && g->flushing && nr > 0 &&
 	    mmfree_offload_allowed(g, mmfree_entries_pages(entries, nr), &why)) {
-		/* The kernel drains the zapping CPU's LRU batches first. */
-		mmfree_call_free_pages(entries, 0);
+		/*
+		 * A gathered folio may still sit in this CPU's LRU-add batch,
+		 * holding a reference that a worker's release cannot drop;
+		 * until 7.x free_pages_and_swap_cache() began by draining, since
+		 * then it leaves such folios to the batch's next move.
+		 */
+		mmfree_call_lru_add_drain();
 		mmfree_offload(g, entries, nr);
 	} else {
 		mmfree_free_inline(entries, nr, why);
@@ -713,18 +719,24 @@ static struct mmfree_sym mmfree_pagefree_syms[] = {
 		.name = "idle_cpu", .proto = "int (int)",
 		.gate = &mmfree_gate_idle_cpu,
 	},
+	{
+		.name = "lru_add_drain", .proto = "void (void)",
+		.gate = &mmfree_gate_lru_add_drain,
+	},
 	/* The pool's workqueue settings, at load (mmfree_pool_tune()). */
 	{
 		.name = "apply_workqueue_attrs",
 		.proto = "int (struct workqueue_struct *, const struct workqueue_attrs *)",
 		.gate = &mmfree_gate_apply_wq_attrs,
-		.flags = MMFREE_SYM_OPTIONAL | MMFREE_SYM_AT_LOAD,
+		.flags = MMFREE_SYM_OPTIONAL | MMFREE_SYM_AT_LOAD |
+			 (MMFREE_WQ_AFFN_SCOPES ? 0 : MMFREE_SYM_UNUSED),
 	},
 	{
 		.name = "workqueue_set_min_active",
 		.proto = "void (struct workqueue_struct *, int)",
 		.gate = &mmfree_gate_wq_set_min_active,
-		.flags = MMFREE_SYM_OPTIONAL | MMFREE_SYM_AT_LOAD,
+		.flags = MMFREE_SYM_OPTIONAL | MMFREE_SYM_AT_LOAD |
+			 (MMFREE_WQ_MIN_ACTIVE ? 0 : MMFREE_SYM_UNUSED),
 	},
 };
 
@@ -787,7 +799,7 @@ static long mmfree_pagefree_stat(enum mmfree_stat_id id)
  * scheduler's bandwidth fields only where the kernel has them (without
  * CONFIG_CFS_BANDWIDTH no task's CPU time is limited by cpu.max).
  */
-static const struct mmfree_field mmfree_gather_fields[] = {
+static const struct mmfree_field mmfree_pagefree_fields[] = {
 	{ "mmu_gather", "mm", "struct mm_struct *",
 	  &mmfree_pagefree_off.tlb_mm },
 	{ "mmu_gather", "local", "struct mmu_gather_batch",
@@ -798,27 +810,20 @@ static const struct mmfree_field mmfree_gather_fields[] = {
 	  &mmfree_pagefree_off.batch_nr },
 	{ "mmu_gather_batch", MMFREE_GATHERED_FIELD, MMFREE_GATHERED_TYPE,
 	  &mmfree_pagefree_off.batch_entries },
-};
-
-static const struct mmfree_field mmfree_bandwidth_fields[] = {
 	{ "task_group", "parent", "struct task_group *",
-	  &mmfree_pagefree_off.tg_parent },
+	  &mmfree_pagefree_off.tg_parent,
+	  .skip = !IS_ENABLED(CONFIG_CFS_BANDWIDTH) },
 	{ "task_group", "cfs_bandwidth", "struct cfs_bandwidth",
-	  &mmfree_pagefree_off.tg_bandwidth },
-	{ "cfs_bandwidth", "quota", "u64", &mmfree_pagefree_off.bw_quota },
+	  &mmfree_pagefree_off.tg_bandwidth,
+	  .skip = !IS_ENABLED(CONFIG_CFS_BANDWIDTH) },
+	{ "cfs_bandwidth", "quota", "u64", &mmfree_pagefree_off.bw_quota,
+	  .skip = !IS_ENABLED(CONFIG_CFS_BANDWIDTH) },
 };
 
 static int mmfree_pagefree_init(struct dentry *debugfs)
 {
 	int err;
 
-	err = mmfree_btf_fields("pagefree", mmfree_gather_fields,
-				ARRAY_SIZE(mmfree_gather_fields));
-	if (!err && IS_ENABLED(CONFIG_CFS_BANDWIDTH))
-		err = mmfree_btf_fields("pagefree", mmfree_bandwidth_fields,
-					ARRAY_SIZE(mmfree_bandwidth_fields));
-	if (err)
-		return err;
 	err = mmfree_pool_init();
 	if (err) {
 		pr_warn("pagefree disabled: no worker pool (%d)\n", err);
@@ -849,6 +854,8 @@ struct mmfree_feature mmfree_pagefree_feature = {
 	.name = "pagefree",
 	.syms = mmfree_pagefree_syms,
 	.nr_syms = ARRAY_SIZE(mmfree_pagefree_syms),
+	.fields = mmfree_pagefree_fields,
+	.nr_fields = ARRAY_SIZE(mmfree_pagefree_fields),
 	.init = mmfree_pagefree_init,
 	.exit = mmfree_pagefree_exit,
 	.update = mmfree_pagefree_update,

@@ -568,12 +568,6 @@ static const struct mmfree_field mmfree_chunk_fields[] = {
 
 static int mmfree_percpu_init(struct dentry *debugfs)
 {
-	int err;
-
-	err = mmfree_btf_fields("percpu", mmfree_chunk_fields,
-				ARRAY_SIZE(mmfree_chunk_fields));
-	if (err)
-		return err;
 	/* pcpu_setup_first_chunk(): sidelined, free, to_depopulate, end. */
 	mmfree_pcpu_free_slot = *mmfree_pcpu.sidelined_slot + 1;
 	if (*mmfree_pcpu.to_depopulate_slot != mmfree_pcpu_free_slot + 1 ||
@@ -601,6 +595,8 @@ struct mmfree_feature mmfree_percpu_feature = {
 	.name = "percpu",
 	.syms = mmfree_percpu_syms,
 	.nr_syms = ARRAY_SIZE(mmfree_percpu_syms),
+	.fields = mmfree_chunk_fields,
+	.nr_fields = ARRAY_SIZE(mmfree_chunk_fields),
 	.init = mmfree_percpu_init,
 	.exit = mmfree_percpu_exit,
 	.update = mmfree_percpu_update,

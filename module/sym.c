@@ -28,7 +28,7 @@ static int mmfree_sym_check(const char *feature, struct mmfree_sym *sym)
 	char *got;
 	int err;
 
-	if (!sym->proto || !sym->addr)
+	if (!sym->proto)
 		return 0;
 	got = kmalloc(MMFREE_PROTO_MAX, GFP_KERNEL);
 	if (!got)
@@ -50,13 +50,45 @@ static int mmfree_sym_check(const char *feature, struct mmfree_sym *sym)
 }
 
 /**
- * mmfree_syms_resolve - resolve, check and bind a feature's symbols
+ * mmfree_syms_check - check a feature's functions against the kernel's BTF
  * @feature: the feature's name, for the log
  * @syms: its table
  * @nr: the number of rows
  *
- * An optional symbol that is missing, or whose prototype differs, is
- * left unresolved (its address 0, its gate unable to open).
+ * Reads BTF only: no probe is placed on the kernel.  An optional function
+ * whose prototype differs is marked unusable (one line says so).
+ *
+ * Return: 0, or a negative errno after one dmesg line naming the first
+ * function that keeps @feature off.
+ */
+int mmfree_syms_check(const char *feature, struct mmfree_sym *syms,
+		      size_t nr)
+{
+	size_t i;
+	int err;
+
+	for (i = 0; i < nr; i++) {
+		if (syms[i].flags & MMFREE_SYM_UNUSED) {
+			syms[i].unusable = true;
+			continue;
+		}
+		err = mmfree_sym_check(feature, &syms[i]);
+		if (err && !(syms[i].flags & MMFREE_SYM_OPTIONAL))
+			return err;
+		syms[i].unusable = err;
+	}
+	return 0;
+}
+
+/**
+ * mmfree_syms_resolve - resolve a feature's symbols and bind them
+ * @feature: the feature's name, for the log
+ * @syms: its table, checked by mmfree_syms_check()
+ * @nr: the number of rows
+ *
+ * The address of each symbol goes to its data pointer, hook or gate; an
+ * optional symbol that is missing or unusable is left at 0 (its gate
+ * cannot open).
  *
  * Return: 0, or a negative errno after one dmesg line naming the first
  * symbol that keeps @feature off.
@@ -73,10 +105,7 @@ int mmfree_syms_resolve(const char *feature, struct mmfree_sym *syms,
 	for (i = 0; i < nr; i++) {
 		struct mmfree_sym *sym = &syms[i];
 
-		err = mmfree_sym_check(feature, sym);
-		if (err && !(sym->flags & MMFREE_SYM_OPTIONAL))
-			return err;
-		if (err)
+		if (sym->unusable)
 			sym->addr = 0;
 		if (sym->data)
 			*sym->data = (void *)sym->addr;

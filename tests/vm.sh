@@ -95,9 +95,12 @@ wanted=$(sed -e 's/#.*//' "$root/tests/guest/modules.list" | tr -s ' \t' '\n' | 
 wanted+=$'\n'$(modinfo -F depends "$module" | tr , '\n')
 declare -A copied=()
 for m in $wanted; do
+	optional=0
+	[[ $m != *\? ]] || { optional=1; m=${m%\?}; }
 	p=$(modpath "$m")
 	if [[ -z $p ]]; then
 		is_builtin "$m" && continue
+		((!optional)) || continue
 		echo "vm.sh: module $m not found in $kver" >&2
 		exit 2
 	fi
