@@ -4,18 +4,37 @@
 #
 #   scripts/build-module.sh KVER
 #
-# MMFREE_BUILD=dkms (default) installs it through DKMS as users do;
-# MMFREE_BUILD=make builds it with Kbuild in build/mod/KVER, rebuilding
-# only what changed (the fast loop), against MMFREE_KDIR if set (the
-# debug kernel's build tree: scripts/stress.sh --kernel debug).
+# The build runs in the kernel's own suite (scripts/suite.sh): on the host
+# for bookworm, in the suite's chroot for the others, with that suite's
+# compiler, dkms and the kernel's headers, as a user of that distribution
+# builds it.  MMFREE_BUILD=dkms (default) installs it through DKMS as users
+# do; MMFREE_BUILD=make builds it with Kbuild in build/mod/KVER,
+# rebuilding only what changed (the fast loop), against MMFREE_KDIR if set
+# (the debug kernel's build tree: scripts/stress.sh --kernel debug).
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 kver=${1:?usage: $0 KVER}
 
+if [[ -n ${MMFREE_KDIR:-} ]]; then
+	suite=bookworm
+else
+	suite=$("$top/scripts/suite.sh" of "$kver")
+fi
+sroot=$("$top/scripts/suite.sh" root "$suite")
+# This checkout, as the build sees it: in a chroot, bind-mounted there.
+src=$top
+if [[ $sroot != / ]]; then
+	src=/mnt/mmfree
+	[[ -d $sroot/usr/src/linux-headers-$kver ]] ||
+		"$top/scripts/suite.sh" install "$suite" "linux-headers-$kver"
+fi
+
 case "${MMFREE_BUILD:-dkms}" in
 dkms)
-	"$top/scripts/dkms.sh" install "$kver" | tail -n 1
+	path=$("$top/scripts/suite.sh" run "$suite" "$src/scripts/dkms.sh" \
+		install "$kver" | tail -n 1)
+	echo "${sroot%/}$path"
 	;;
 make)
 	out=$top/build/mod/$kver
@@ -23,7 +42,9 @@ make)
 	# cp -u keeps unchanged sources' timestamps: Kbuild recompiles
 	# only what changed.
 	cp -au "$top/Kbuild" "$top/dkms.conf" "$top/module" "$top/include" "$out/"
-	make -s -C "${MMFREE_KDIR:-/lib/modules/$kver/build}" M="$out" modules >&2
+	"$top/scripts/suite.sh" run "$suite" make -s \
+		-C "${MMFREE_KDIR:-/lib/modules/$kver/build}" \
+		M="$src/build/mod/$kver" modules >&2
 	echo "$out/mmfree.ko"
 	;;
 *)

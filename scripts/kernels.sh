@@ -1,67 +1,91 @@
 #!/bin/bash
-# Print the kernel releases mmfree is tested on, one per line, 6.1 first.
-# Usage: scripts/kernels.sh [6.1|6.12]
-# Override the choice with MMFREE_KERNELS="rel1 rel2".
-# Picks, per series, the newest release for which both linux-headers-REL and
-# linux-image-REL-unsigned exist in apt's cache (plain amd64 flavour only).
-# Uses only apt-cache, so it works before any header package is installed.
+# SPDX-License-Identifier: GPL-2.0
+# The kernel matrix: which stock Debian kernels mmfree is tested on, the
+# newest release of each in its suite.  Prints one line per kernel:
+#
+#   ID RELEASE SUITE RUNS
+#
+# RUNS is "all" (the whole guest suite, and a 2-node boot for the NUMA
+# tests) or "subset" (tests/run.sh's subset: a flavour of a kernel that
+# runs all).  Usage: scripts/kernels.sh [ID...] (default: all of them);
+# an ID may also be a release, for one kernel outside the matrix.
+# --releases prints the releases only, --suites the suites only.
+# MMFREE_KERNELS="rel1 rel2" replaces the matrix by those releases.
+#
+# A release counts when its headers and its image are in the suite's apt
+# lists (the host's for bookworm, the suite's chroot for the others: see
+# scripts/suite.sh, which creates the chroot the first time).
 set -euo pipefail
 
-series=${1:-}
-case "$series" in
-'' | 6.1 | 6.12) ;;
-*) echo "usage: $0 [6.1|6.12]" >&2; exit 2 ;;
+top=$(cd "$(dirname "$0")/.." && pwd)
+
+# ID, suite, kernel flavour, release pattern (before the flavour), runs.
+# Debian 12's two kernels, Debian 13 (the current stable) with the cloud
+# flavour cloud images boot, and sid.
+matrix="
+6.1           bookworm  amd64        6\.1\.0-[0-9]+                    all
+6.12          bookworm  amd64        6\.12\.[0-9]+\+deb12               all
+trixie        trixie    amd64        6\.12\.[0-9]+\+deb13               all
+trixie-cloud  trixie    cloud-amd64  6\.12\.[0-9]+\+deb13               subset
+sid           sid       amd64        [0-9]+\.[0-9]+\.[0-9]+\+deb14      all
+"
+
+what=lines
+case "${1:-}" in
+--releases) what=releases; shift ;;
+--suites) what=suites; shift ;;
+-h | --help) sed -n '3,17s/^# \?//p' "$0" >&2; exit 2 ;;
 esac
 
-# Regexes for the release strings of each series (Debian 12 naming:
-# 6.1.0-ABI-amd64 and 6.12.N+deb12-amd64).
-re_6_1='6\.1\.0-[0-9]+-amd64'
-re_6_12='6\.12\.[0-9]+\+deb12-amd64'
+if [[ $what == suites ]]; then
+	awk 'NF { print $2 }' <<<"$matrix" | awk '!seen[$0]++'
+	exit 0
+fi
 
-# Does release $1 belong to series $2?
-in_series() {
-	case "$2" in
-	'') return 0 ;;
-	6.1) [[ $1 =~ ^$re_6_1$ ]] ;;
-	6.12) [[ $1 =~ ^$re_6_12$ ]] ;;
+emit() {	# id release suite runs
+	case "$what" in
+	releases) echo "$2" ;;
+	*) echo "$1 $2 $3 $4" ;;
 	esac
 }
 
 if [[ -n ${MMFREE_KERNELS:-} ]]; then
 	for k in $MMFREE_KERNELS; do
-		# A custom release belongs to no series: keep it unless filtering
-		# by a series it does not match.
-		if [[ -z $series ]] || in_series "$k" "$series"; then
-			echo "$k"
-		fi
+		emit "$k" "$k" "$("$top/scripts/suite.sh" of "$k")" all
 	done
 	exit 0
 fi
 
-# 'apt-cache search' lists only real packages (pkgnames would also list
-# names merely referenced by a dependency).
-avail=$(apt-cache search --names-only \
-	"^linux-(headers-.*-amd64|image-.*-amd64-unsigned)\$" | cut -d' ' -f1)
-
-newest() { # $1 = release regex
-	local img hdr
-	img=$(grep -E "^linux-image-$1-unsigned\$" <<<"$avail" |
-		sed -e 's/^linux-image-//' -e 's/-unsigned$//' || true)
-	hdr=$(grep -E "^linux-headers-$1\$" <<<"$avail" |
-		sed -e 's/^linux-headers-//' || true)
-	# Releases with both packages, newest last.
-	comm -12 <(sort <<<"$img") <(sort <<<"$hdr") | grep . | sort -V | tail -n1
+# The newest release with both an image and headers package.
+newest() {	# suite flavour pattern
+	local avail
+	avail=$("$top/scripts/suite.sh" apt "$1" search --names-only \
+		"^linux-(headers|image|binary-unsigned)-.*-$2" 2>/dev/null |
+		cut -d' ' -f1) || return 1
+	comm -12 <(sed -nE "s/^linux-headers-($3-$2)\$/\\1/p" <<<"$avail" | sort) \
+		<(sed -nE "s/^linux-(image-($3-$2)-unsigned|binary-unsigned-($3-$2))\$/\\2\\3/p" <<<"$avail" | sort) |
+		sort -V | tail -n 1 | grep .
 }
 
-found=0
-for s in 6.1 6.12; do
-	[[ -z $series || $series == "$s" ]] || continue
-	re_var="re_${s//./_}"
-	if k=$(newest "${!re_var}"); then
-		echo "$k"
-		found=1
-	else
-		echo "kernels.sh: no $s kernel with headers and unsigned image in apt's cache (run apt-get update?)" >&2
+found=0 want=("$@")
+while read -r id suite flavour pattern runs; do
+	[[ -n $id ]] || continue
+	if ((${#want[@]})); then
+		printf '%s\n' "${want[@]}" | grep -qxF -- "$id" || continue
 	fi
+	if rel=$(newest "$suite" "$flavour" "$pattern"); then
+		emit "$id" "$rel" "$suite" "$runs"
+		found=$((found + 1))
+	else
+		echo "kernels.sh: no $id kernel ($suite, $flavour) with headers and an image in apt's lists (run apt-get update?)" >&2
+	fi
+done <<<"$matrix"
+
+# An ID that is no matrix entry: a release, tested alone.
+for id in "${want[@]}"; do
+	grep -qE "^$id " <<<"$matrix" && continue
+	[[ $id == *-*-* || $id == *+deb* ]] || { echo "kernels.sh: unknown kernel $id" >&2; exit 2; }
+	emit "$id" "$id" "$("$top/scripts/suite.sh" of "$id")" all
+	found=$((found + 1))
 done
-[[ $found == 1 ]]
+((found > 0))

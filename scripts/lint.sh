@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Static checks of the module for every supported kernel: a W=1 build
-# with sparse (C=2) must print no warning, mmfreectl must build with
+# Static checks of the module for every kernel of the matrix, each built
+# in its own suite (scripts/suite.sh: that suite's compiler and sparse): a
+# W=1 build with sparse (C=2) must print no warning, mmfreectl must build with
 # -Werror and pass its unit tests, and checkpatch --strict must be clean.
 # Prints one "ok"/"FAIL" line per check; exits 1 if any failed.
 set -euo pipefail
@@ -20,22 +21,28 @@ report() {	# name status logfile
 	fi
 }
 
-for kver in $("$top/scripts/kernels.sh"); do
+while read -r id kver suite runs; do
 	out=$top/build/lint/$kver
 	rm -rf "$out"
 	mkdir -p "$out"
 	(cd "$top" && cp -a "${src[@]}" "$out/")
 	log=$out/build.log
 	st=0
-	make -C "/lib/modules/$kver/build" M="$out" W=1 C=2 modules \
-		>"$log" 2>&1 || st=1
+	# In a chroot this checkout is /mnt/mmfree.
+	m=$out
+	[[ $suite == bookworm ]] || m=/mnt/mmfree/build/lint/$kver
+	"$top/scripts/suite.sh" run "$suite" make -C "/lib/modules/$kver/build" \
+		M="$m" W=1 C=2 modules >"$log" 2>&1 || st=1
 	# Any diagnostic from the compiler or sparse fails the check.
 	if grep -E 'warning:|error:' "$log" >"$out/diag" ; then
 		st=1
 		cp "$out/diag" "$log"
 	fi
-	report "build W=1 C=2 $kver" "$st" "$log"
-done
+	# The compiler the kernel was built with, which Kbuild uses too.
+	cc=$(sed -n 's/^CONFIG_CC_VERSION_TEXT="\(.*\)"/\1/p' \
+		"$("$top/scripts/suite.sh" root "$suite")/usr/src/linux-headers-$kver/.config" 2>/dev/null)
+	report "build W=1 C=2 $kver ($id, ${cc:-unknown compiler})" "$st" "$log"
+done < <("$top/scripts/kernels.sh")
 
 # mmfreectl, the userspace tool: -Wall -Wextra -Werror, built afresh.
 log=$top/build/lint/mmfreectl.log

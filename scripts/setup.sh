@@ -1,8 +1,10 @@
 #!/bin/bash
 # Install what building and VM-testing mmfree needs on a Debian 12 host:
-# QEMU, debootstrap, kmod/dkms tooling and the headers of each kernel that
-# scripts/kernels.sh selects. Idempotent: installed packages are skipped and
-# apt-get update runs only when apt's lists lack something we need.
+# QEMU, debootstrap, kmod/dkms tooling and the headers of each kernel of
+# the matrix (scripts/kernels.sh): on the host for bookworm's kernels, in
+# the suite's chroot (scripts/suite.sh) for the others. Idempotent:
+# installed packages are skipped and apt-get update runs only when apt's
+# lists lack something we need.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -11,7 +13,7 @@ export DEBIAN_FRONTEND=noninteractive
 [[ $(id -u) == 0 ]] || { echo "setup.sh: run as root" >&2; exit 1; }
 
 tools=(qemu-system-x86 debootstrap kmod dkms sparse zstd cpio xz-utils make gcc libc6-dev
-	libkmod-dev pkg-config pahole gnuplot-nox)
+	libkmod-dev pkg-config pahole gnuplot-nox util-linux)
 
 updated=0
 apt_update() {
@@ -26,16 +28,29 @@ installed() {
 	[[ $(dpkg-query -W -f='${Status}' "$1" 2>/dev/null) == "install ok installed" ]]
 }
 
+# debootstrap first: the other suites' chroots need it.
+for p in debootstrap; do
+	if ! installed "$p"; then
+		apt_update
+		apt-get install -y -q --no-install-recommends "$p" >&2
+	fi
+done
+
 # Kernel choice needs apt's lists; fetch them if they know no kernel yet.
-if ! kernels=$("$root/scripts/kernels.sh" 2>/dev/null); then
+if ! matrix=$("$root/scripts/kernels.sh" 2>/dev/null); then
 	apt_update
-	kernels=$("$root/scripts/kernels.sh")
+	matrix=$("$root/scripts/kernels.sh")
 fi
 
 want=("${tools[@]}")
-for k in $kernels; do
-	want+=("linux-headers-$k")
-done
+others=()
+while read -r id rel suite runs; do
+	if [[ $suite == bookworm ]]; then
+		want+=("linux-headers-$rel")
+	else
+		others+=("$suite:$rel")
+	fi
+done <<<"$matrix"
 
 missing=()
 for p in "${want[@]}"; do
@@ -55,4 +70,13 @@ if ((${#missing[@]})); then
 		apt-get install -y -q --no-install-recommends "${missing[@]}"
 	fi
 fi
-echo "setup.sh: ready for kernels: ${kernels//$'\n'/ }" >&2
+# The other suites' kernels: headers in their chroots.
+for o in "${others[@]}"; do
+	suite=${o%%:*} rel=${o#*:}
+	sroot=$("$root/scripts/suite.sh" root "$suite")
+	if [[ ! -d $sroot/usr/src/linux-headers-$rel ]]; then
+		echo "setup.sh: installing linux-headers-$rel in the $suite chroot" >&2
+		"$root/scripts/suite.sh" install "$suite" "linux-headers-$rel"
+	fi
+done
+echo "setup.sh: ready for kernels: $(awk '{ printf "%s%s", sep, $2; sep = " " }' <<<"$matrix")" >&2

@@ -1,30 +1,39 @@
 #!/bin/bash
 # Run every test: the host's static checks (scripts/lint.sh), then for
-# each supported kernel build (by default: DKMS-install) mmfree and run the
-# guest suite in a QEMU VM (tests/vm.sh), then the NUMA test in a second
-# boot with two NUMA nodes (the suite's guest has one).  --test and --demo
-# skip the static checks; --test runs only the boot its tests need.
+# each kernel of the matrix (scripts/kernels.sh) build (by default:
+# DKMS-install, in the kernel's own suite) mmfree and run the guest suite
+# in a QEMU VM (tests/vm.sh), then the NUMA tests in a second boot with
+# two NUMA nodes.  A kernel the matrix marks "subset" runs SUBSET only,
+# and tests marked "# runs: once" (what does not depend on the kernel:
+# mmfreectl, the sysfs surface) run on the first kernel only.  --test and
+# --demo skip the static checks; --test runs only the boots its tests
+# need.
 #
-# Usage: tests/run.sh [--kernel 6.1|6.12|KVER] [--test NAME] [vm.sh options]
+# Usage: tests/run.sh [--kernel ID|KVER[,...]] [--test NAME[,NAME...]]
+#                     [vm.sh options]
 # Env: MMFREE_BUILD_MODULE = command run as "CMD KVER" that builds the module
 #      and prints its path on its last stdout line (default
 #      scripts/build-module.sh); MMFREE_KERNELS overrides the kernel list;
 #      MMFREE_VM_JOBS = guests booted at once (default: host CPUs).
-# Last line of output: "N passed, N failed" over all kernels; exit status 0
-# only if nothing failed.
+# Output: one "ID RELEASE: N passed, N failed" line per boot, then a last
+# line "N passed, N failed" over all; exit status 0 only if nothing failed.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${MMFREE_BUILD_MODULE:-$root/scripts/build-module.sh}
 
+# What a "subset" kernel (a flavour of one that runs everything) runs:
+# the module loads, its checks, and page freeing and percpu at work.
+SUBSET=smoke,kernel-symbols,btf-checks,pagefree-leak,pagefree-cow,pagefree-shared-file,pagefree-hugetlb,percpu-reclaims
+
 kernel='' vmargs=() host=1 demo=0 test=''
 while (($#)); do
 	case "$1" in
 	--kernel) kernel=${2:?}; shift 2 ;;
-	--test) vmargs+=("$1" "${2?}"); test=${2?}; host=0; shift 2 ;;
+	--test) test=${2?}; host=0; shift 2 ;;
 	--mem | --smp | --append | --timeout) vmargs+=("$1" "${2?}"); shift 2 ;;
 	--demo) vmargs+=("$1"); host=0; demo=1; shift ;;
-	-h | --help) sed -n '5,10s/^# \?//p' "$0" >&2; exit 2 ;;
+	-h | --help) sed -n '13,21s/^# \?//p' "$0" >&2; exit 2 ;;
 	*) echo "run.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
 done
@@ -45,10 +54,8 @@ vm_jobs=${MMFREE_VM_JOBS:-$(nproc)}
 ((!demo)) || vm_jobs=1	# a demo is watched: one console at a time
 [[ $vm_jobs =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: MMFREE_VM_JOBS must be a positive number" >&2; exit 2; }
 
-case "$kernel" in
-'' | 6.1 | 6.12) kernels=$("$root/scripts/kernels.sh" ${kernel:+"$kernel"}) ;;
-*) kernels=$kernel ;;
-esac
+# ID RELEASE SUITE RUNS, one kernel per line.
+matrix=$("$root/scripts/kernels.sh" ${kernel:+${kernel//,/ }})
 
 [[ -x $build ]] || command -v "$build" >/dev/null ||
 	{ echo "run.sh: no module build script $build (set MMFREE_BUILD_MODULE)" >&2; exit 2; }
@@ -78,17 +85,18 @@ fi
 "$root/scripts/guest-bin.sh" "$guest_bin" || { lines+=("guest test programs build: 0 passed, 1 failed"); total_fail=$((total_fail + 1)); }
 
 # Build every kernel's module first, then boot the guests side by side:
-# single-threaded TCG keeps one host CPU busy per guest, so on 2 or more
-# CPUs both kernels take about as long as one.  MMFREE_VM_JOBS=1 runs
-# them one after another.  Each built module is copied aside: the next
-# DKMS install (scripts/dkms.sh) removes the previous kernel's.
+# single-threaded TCG keeps one host CPU busy per guest, so on 2 CPUs two
+# kernels take about as long as one.  MMFREE_VM_JOBS=1 runs them one
+# after another.  Each built module is copied aside: the next DKMS install
+# (scripts/dkms.sh) removes the previous kernel's.
 results=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$results"' EXIT
 i=0
-for k in $kernels; do
+while read -r id k suite runs; do
 	i=$((i + 1))
 	mkdir "$results/$i"
-	echo "run.sh: === $k: module ===" >&2
+	echo "$id $k $runs" >"$results/$i/kernel"
+	echo "run.sh: === $id ($k, $suite): module ===" >&2
 	# The build's last stdout line is the module path; show the rest.
 	if out=$("$build" "$k"); then
 		module=$(tail -n 1 <<<"$out")
@@ -103,63 +111,80 @@ for k in $kernels; do
 		continue
 	fi
 	((!host)) || host_pass=$((host_pass + 1))
-	cp "$module" "$results/$i/"
-done
+	# Keep the name modprobe finds it by (.ko, or .ko.xz from dkms).
+	cp "$module" "$results/$i/mmfree.ko${module##*.ko}"
+done <<<"$matrix"
 
-i=0 running=0
-for k in $kernels; do
-	i=$((i + 1))
+# The boots of kernel $1 (its results directory): the suite, or its
+# subset, and the NUMA boot; the first kernel also runs the "once" tests.
+boots() {	# i
+	local id k runs main=1 numa=1 sel once=''
+	read -r id k runs <"$results/$1/kernel"
+	sel=$test
+	if [[ $runs == subset ]]; then
+		sel=${test:-$SUBSET}
+		[[ -z $test ]] || sel=$(tr , '\n' <<<"$SUBSET" | grep -xF -f <(tr , '\n' <<<"$test") | paste -sd, || true)
+		[[ -n $sel ]] || main=0
+		numa=0
+	fi
+	[[ -n $numa_tests ]] || numa=0
+	((!demo)) || numa=0
+	# --test naming only NUMA tests needs only the NUMA boot.
+	if [[ -n $test && -n $numa_tests && -z $(grep -vxF -f <(echo "$numa_tests") <<<"$selected") ]]; then
+		main=0
+	fi
+	(($1 == 1)) && once=' mmfree_once=1'
+	echo $((main + numa)) >"$results/$1/boots"
+	# A failed boot is in its summary line; the next one still runs.
+	((!main)) || boot "$1" ${sel:+--test "$sel"} --append "${once# }" "${vmargs[@]}" || true
+	((!numa)) || boot "$1" ${test:+--test "$test"} --numa 2 --smp 2 \
+		--append mmfree_needs=numa "${vmargs[@]}" || true
+}
+
+# vm.sh's last stdout line is its summary; its exit status is implied by
+# the counts.  Its progress goes to stderr, each line marked with the
+# kernel when guests run side by side.
+boot() {	# i vm.sh-args...
+	local i=$1 id k runs module
+	shift
+	read -r id k runs <"$results/$i/kernel"
 	module=$(find "$results/$i" -name 'mmfree.ko*' | head -n 1)
-	[[ -n $module ]] || continue
+	if ((vm_jobs > 1)); then
+		"$root/tests/vm.sh" --kernel "$k" --module "$module" "$@" \
+			2> >(sed -u "s/^/[$id] /" >&2)
+	else
+		"$root/tests/vm.sh" --kernel "$k" --module "$module" "$@"
+	fi | tail -n 1 >>"$results/$i/summary"
+}
+
+n=$i running=0
+for ((i = 1; i <= n; i++)); do
+	[[ -n $(find "$results/$i" -name 'mmfree.ko*') ]] || continue
 	if ((running >= vm_jobs)); then
 		wait -n || true
 		running=$((running - 1))
 	fi
-	echo "run.sh: === $k: guest ===" >&2
-	# vm.sh's last stdout line is its summary; its exit status is implied
-	# by the counts.  Its progress goes to stderr, each line marked with
-	# the kernel when guests run side by side.
-	(
-		boot() {
-			if ((vm_jobs > 1)); then
-				"$root/tests/vm.sh" --kernel "$k" --module "$module" "$@" \
-					2> >(sed -u "s/^/[$k] /" >&2)
-			else
-				"$root/tests/vm.sh" --kernel "$k" --module "$module" "$@"
-			fi | tail -n 1 >>"$results/$i/summary"
-		}
-		main=1 numa=1
-		[[ -n $numa_tests ]] || numa=0
-		((!demo)) || numa=0
-		# --test naming only NUMA tests needs only the NUMA boot.
-		if [[ -n $test && -n $numa_tests && -z $(grep -vxF -f <(echo "$numa_tests") <<<"$selected") ]]; then
-			main=0
-		fi
-		echo $((main + numa)) >"$results/$i/boots"
-		# A failed boot is in its summary line; the next one still runs.
-		((!main)) || boot "${vmargs[@]}" || true
-		((!numa)) || boot "${vmargs[@]}" --numa 2 --smp 2 --append mmfree_needs=numa || true
-	) &
+	echo "run.sh: === $(cut -d' ' -f1 "$results/$i/kernel"): guest ===" >&2
+	boots "$i" &
 	running=$((running + 1))
 done
 wait || true
 
-i=0
-for k in $kernels; do
-	i=$((i + 1))
+for ((i = 1; i <= n; i++)); do
+	read -r id k runs <"$results/$i/kernel"
 	boots=$(cat "$results/$i/boots" 2>/dev/null || echo 1)
 	got=0
 	while IFS= read -r line; do
 		[[ $line =~ ^"$k"(" ("[0-9]+" NUMA nodes)")?": "([0-9]+)" passed, "([0-9]+)" failed" ]] ||
 			line="$k: 0 passed, 1 failed (vm.sh gave no result)"
-		lines+=("$line")
+		lines+=("$id $line")
 		[[ $line =~ ([0-9]+)" passed, "([0-9]+)" failed" ]]
 		total_pass=$((total_pass + BASH_REMATCH[1]))
 		total_fail=$((total_fail + BASH_REMATCH[2]))
 		got=$((got + 1))
 	done < <(cat "$results/$i/summary" 2>/dev/null || true)
 	for ((; got < boots; got++)); do
-		lines+=("$k: 0 passed, 1 failed (vm.sh gave no result)")
+		lines+=("$id $k: 0 passed, 1 failed (vm.sh gave no result)")
 		total_fail=$((total_fail + 1))
 	done
 done

@@ -8,6 +8,10 @@
 # (N NUMA nodes).  With MMFREE_NEEDS=numa (mmfree_needs=numa on the kernel
 # command line: the 2-node boot of tests/run.sh) only such tests run;
 # otherwise a test whose needs this machine does not meet is skipped.
+# A test marked "# runs: once" does not depend on the kernel (the
+# mmfreectl tool, the sysfs surface): tests/run.sh runs it on the first
+# kernel of its matrix only (MMFREE_ONCE=1, from mmfree_once=1); without
+# MMFREE_ONCE it is skipped.
 # Exit status of a test: 0 = ok, 77 = skip (reason = its last output line),
 # anything else = not ok. Each test gets MMFREE_TEST_TIMEOUT seconds (600).
 
@@ -54,6 +58,10 @@ while read -r t; do
 	i=$((i + 1))
 	n=$(name_of "$t")
 	need=$(numa_need "$t")
+	if [ "${MMFREE_ONCE:-}" != 1 ] && grep -q '^# runs: once' "$t"; then
+		echo "ok $i $n # SKIP does not depend on the kernel: runs once, on the first kernel of the matrix"
+		continue
+	fi
 	if [ "$need" -gt "$nodes" ]; then
 		echo "ok $i $n # SKIP needs $need NUMA nodes, this machine has $nodes (tests/run.sh runs it in a $need-node boot)"
 		continue

@@ -1,4 +1,5 @@
 #!/bin/sh
+# runs: once
 # A write to enabled other than 0 or 1 fails with EINVAL and changes
 # nothing; version is read-only; a non-root user cannot write.
 . /mmfree/lib.sh

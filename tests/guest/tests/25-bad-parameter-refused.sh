@@ -1,4 +1,5 @@
 #!/bin/sh
+# runs: once
 # modprobe with an invalid knob value fails, says why, and loads nothing.
 . /mmfree/lib.sh
 

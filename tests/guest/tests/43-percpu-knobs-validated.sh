@@ -1,4 +1,5 @@
 #!/bin/sh
+# runs: once
 # The percpu knobs take module parameters and reject bad writes with
 # EINVAL, keeping their value; reclaim refuses anything but 1, and
 # refuses with EPERM while the feature is off.

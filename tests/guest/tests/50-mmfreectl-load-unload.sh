@@ -1,4 +1,5 @@
 #!/bin/sh
+# runs: once
 # mmfreectl load sets the knobs it is given (checked against the table
 # before loading: numbers within range, names for a knob with names),
 # checks the options of /etc/modprobe.d the same way, refuses to load

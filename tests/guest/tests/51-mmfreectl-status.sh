@@ -1,4 +1,5 @@
 #!/bin/sh
+# runs: once
 # mmfreectl status, as text and as JSON, shows what sysfs holds: version,
 # kernel, every knob (a knob with names by name, a string in JSON), every
 # stat (percpu pages per unit, and system wide in pages and bytes;

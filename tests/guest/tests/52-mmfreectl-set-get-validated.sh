@@ -1,4 +1,5 @@
 #!/bin/sh
+# runs: once
 # mmfreectl get/set round-trip every knob, by path and by parameter name;
 # an unknown key, an out-of-range or non-numeric value, or for a knob with
 # names anything but one of its names, is exit status 2 with a message and

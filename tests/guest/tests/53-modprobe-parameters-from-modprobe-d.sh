@@ -1,4 +1,5 @@
 #!/bin/sh
+# runs: once
 # Options in /etc/modprobe.d/mmfree.conf apply to modprobe mmfree and to
 # mmfreectl load, and those on the command line win over them; a knob
 # with names takes a name there too, and a bad value there is refused by

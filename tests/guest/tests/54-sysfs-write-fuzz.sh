@@ -1,4 +1,5 @@
 #!/bin/sh
+# runs: once
 # Bounded fuzzing of every writable file under /sys/kernel/mmfree: random
 # bytes, huge and negative numbers, near misses of the names a knob with
 # names takes (and numbers for it, its names for the others), empty
