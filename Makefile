@@ -5,20 +5,22 @@
 #   make check           set up this machine and run every test in VMs
 #   make bench           the main job: benchmarks, stock vs mmfree, in VMs
 #   make demo            boot a VM, load mmfree, show its sysfs
-#   make lint            W=1, sparse and checkpatch on both kernels
+#   make lint            W=1, sparse and checkpatch on every kernel
 #   make dkms-install    install through DKMS for the running kernel
 #   make mmfreectl       build the control tool, build/mmfreectl
 #   make mmfreectl-test  build and run its unit tests (no VM)
 #   make debug-kernel    build the KASAN/lockdep/kmemleak/failslab 6.1
 #                        kernel for the VM (hours on 2 cores; cached)
-#   make stress          stress run in a VM: KERNEL=6.1|6.12|debug,
+#   make stress          stress run in a VM: KERNEL=ID|debug (6.1),
 #                        STRESS_MINUTES=N (2); report in build/stress/
 #   make install         install mmfreectl, its man page and the example
 #                        /etc/modprobe.d and /etc/modules-load.d files
 #                        (PREFIX=/usr/local, DESTDIR= for staging)
 #
-# check and demo take KERNEL=6.1|6.12 and TEST=name to narrow the run,
-# bench takes KERNEL= and BENCH_ARGS: "--quick" for smaller runs (about
+# check, bench and demo take KERNEL=ID[,ID...] (scripts/kernels.sh: 6.1,
+# 6.12, trixie, trixie-cloud, sid; or a release), check TEST=name[,...]
+# to narrow the run; bench runs 6.1 and 6.12 unless told, and takes
+# BENCH_ARGS: "--quick" for smaller runs (about
 # 15 minutes a kernel; pagefree alone: 7 quick, 25 full), "--percpu-only"
 # or "--pagefree-only" for one part, "--a N --b N" (percpu sizes),
 # "--pf-reps N" and "--pf-sizes MB,MB,..." (pagefree; see scripts/bench.sh);

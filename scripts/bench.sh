@@ -3,11 +3,13 @@
 # The main job: benchmarks in VMs, one boot per kernel and part, stock
 # against mmfree, written to build/bench/ and printed.
 #
-#   scripts/bench.sh [--kernel 6.1|6.12] [--quick] [--percpu-only |
+#   scripts/bench.sh [--kernel ID|KVER[,...]] [--quick] [--percpu-only |
 #                    --pagefree-only] [--a PARENTS] [--b CGROUPS]
 #                    [--churn SECONDS] [--pf-reps N] [--pf-sizes MB,MB,...]
 #
-# --kernel        one kernel series only (default: both)
+# --kernel        kernels of the matrix (scripts/kernels.sh: 6.1, 6.12,
+#                 trixie, trixie-cloud, sid) or releases, comma-separated
+#                 (default: 6.1,6.12, Debian 12's two)
 # --quick         smaller runs: percpu --a 100 --b 1100 --churn 20; pagefree
 #                 256, 512 and 1024 MiB, 3 repetitions (6 for small ops)
 # --percpu-only, --pagefree-only
@@ -38,7 +40,7 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-usage() { sed -n '5,25s/^# \?//p' "$0" >&2; exit 2; }
+usage() { sed -n '5,27s/^# \?//p' "$0" >&2; exit 2; }
 
 kernel='' quick=0 percpu=1 pagefree=1 a='' b='' churn='' pf_append=''
 while (($#)); do
@@ -101,7 +103,8 @@ guest_lines() {	# kver pattern
 }
 
 rc=0
-for kver in $("$top/scripts/kernels.sh" ${kernel:+"$kernel"}); do
+kernel=${kernel:-6.1,6.12}
+for kver in $("$top/scripts/kernels.sh" --releases ${kernel//,/ }); do
 	module=$("$top/scripts/build-module.sh" "$kver" | tail -n 1)
 
 	if ((percpu)); then

@@ -5,7 +5,7 @@
 # failures and OOM storms for a bounded time; then no splat, no leak.
 # Writes the report to build/stress/KVER.md and prints it.
 #
-# Usage: scripts/stress.sh [--kernel 6.1|6.12|debug|KVER] [--minutes N]
+# Usage: scripts/stress.sh [--kernel ID|debug|KVER] [--minutes N]
 #                          [--seconds N] [--mem SIZE] [--timeout SEC]
 # --kernel debug: the debug kernel of scripts/debug-kernel.sh (KASAN,
 # lockdep, kmemleak, failslab), built first if needed (hours; cached).
@@ -34,7 +34,7 @@ secs=${seconds:-$((minutes * 60))}
 
 debug=0
 case "$kernel" in
-6.1 | 6.12) kver=$("$top/scripts/kernels.sh" "$kernel") ;;
+6.1 | 6.12 | trixie | trixie-cloud | sid) kver=$("$top/scripts/kernels.sh" --releases "$kernel") ;;
 debug) kver=$("$top/scripts/debug-kernel.sh" | tail -n 1); debug=1 ;;
 *) kver=$kernel ;;
 esac
