@@ -226,104 +226,19 @@ assert_contains() {	# text string what
 	echo "$1" | grep -qF -- "$2" || fail "$3: no '$2' in: $1"
 }
 
-# Exit 0 if stdin is exactly one JSON object (RFC 8259 grammar; string
-# escapes checked loosely), else say where it broke and exit 1.
-json_check() {
-	awk '
-	function fail(m) {
-		if (!bad)
-			printf "json: %s at offset %d: %s\n", m, pos,
-			    substr(s, pos, 20)
-		bad = 1
-		pos = n + 1
-		return 0
-	}
-	function ws() {
-		while (pos <= n && index(" \t\n\r", substr(s, pos, 1)))
-			pos++
-	}
-	function str(   c) {
-		pos++
-		while (pos <= n) {
-			c = substr(s, pos, 1)
-			if (c == "\"") {
-				pos++
-				return 1
-			}
-			if (c < " ")
-				return fail("control character in string")
-			pos += (c == "\\") ? 2 : 1
-		}
-		return fail("unterminated string")
-	}
-	function num(   t) {
-		t = substr(s, pos)
-		if (!match(t, /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?/))
-			return fail("bad number")
-		pos += RLENGTH
-		return 1
-	}
-	function members(last, obj,   c) {
-		pos++
-		ws()
-		if (substr(s, pos, 1) == last) {
-			pos++
-			return 1
-		}
-		for (;;) {
-			ws()
-			if (obj) {
-				if (substr(s, pos, 1) != "\"" || !str())
-					return fail("expected a member name")
-				ws()
-				if (substr(s, pos, 1) != ":")
-					return fail("expected :")
-				pos++
-			}
-			if (!value())
-				return 0
-			ws()
-			c = substr(s, pos, 1)
-			pos++
-			if (c == last)
-				return 1
-			if (c != ",")
-				return fail("expected , or " last)
-		}
-	}
-	function value(   c) {
-		ws()
-		c = substr(s, pos, 1)
-		if (c == "{")
-			return members("}", 1)
-		if (c == "[")
-			return members("]", 0)
-		if (c == "\"")
-			return str()
-		if (c ~ /[-0-9]/)
-			return num()
-		if (substr(s, pos, 4) == "true" || substr(s, pos, 4) == "null") {
-			pos += 4
-			return 1
-		}
-		if (substr(s, pos, 5) == "false") {
-			pos += 5
-			return 1
-		}
-		return fail("unexpected character")
-	}
-	{ s = s $0 "\n" }
-	END {
-		n = length(s)
-		pos = 1
-		ws()
-		if (substr(s, pos, 1) != "{")
-			fail("not an object")
-		else if (value()) {
-			ws()
-			if (pos <= n)
-				fail("data after the object")
-		}
-		exit bad
-	}'
+# Exit 0 if stdin is exactly one JSON object, else exit 1 (jq says
+# where the text stops being JSON).
+json_object() {
+	jq -e -s 'length == 1 and (.[0] | type) == "object"' >/dev/null ||
+		{ echo "json: not one JSON object"; return 1; }
+}
+
+# What a jq filter makes of a JSON text, compact: a string keeps its
+# quotes, so that the type shows ("2" is not 2).  Empty if the text is
+# not JSON.
+json_get() {	# json filter [jq options...]
+	local j f
+	j=$1 f=$2
+	shift 2
+	printf '%s\n' "$j" | jq -c "$@" "$f"
 }
