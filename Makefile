@@ -3,6 +3,10 @@
 #   make                 build mmfree.ko for the running kernel
 #   make KVER=...        ... or for another installed kernel (or KDIR=...)
 #   make check           set up this machine and run every test in VMs
+#   make check-installed the same tests on this machine, against the
+#                        module installed for its kernel (root; they load
+#                        it, fill memory, change sysctls: a disposable
+#                        machine only, see tests/installed.sh)
 #   make bench           the main job: benchmarks, stock vs mmfree, in VMs
 #   make demo            boot a VM, load mmfree, show its sysfs
 #   make lint            W=1, sparse and checkpatch on both kernels
@@ -17,7 +21,8 @@
 #                        /etc/modprobe.d and /etc/modules-load.d files
 #                        (PREFIX=/usr/local, DESTDIR= for staging)
 #
-# check and demo take KERNEL=6.1|6.12 and TEST=name to narrow the run,
+# check and demo take KERNEL=6.1|6.12 and TEST=name to narrow the run
+# (check-installed takes TEST=),
 # bench takes KERNEL= and BENCH_ARGS: "--quick" for smaller runs (about
 # 15 minutes a kernel; pagefree alone: 7 quick, 25 full), "--percpu-only"
 # or "--pagefree-only" for one part, "--a N --b N" (percpu sizes),
@@ -41,6 +46,9 @@ vm_args = $(if $(KERNEL),--kernel $(KERNEL)) $(if $(TEST),--test $(TEST))
 check:
 	scripts/setup.sh
 	tests/run.sh $(vm_args)
+
+check-installed:
+	tests/installed.sh $(if $(TEST),--test $(TEST))
 
 bench:
 	scripts/setup.sh
@@ -126,8 +134,8 @@ install: $(MMFREECTL)
 		fi; \
 	done
 
-.PHONY: all modules clean check bench demo lint dkms-install mmfreectl \
-	mmfreectl-test install
+.PHONY: all modules clean check check-installed bench demo lint \
+	dkms-install mmfreectl mmfreectl-test install
 
 # The debug kernel and the stress run (scripts/debug-kernel.sh,
 # scripts/stress.sh, tests/guest/stress.sh).

@@ -120,6 +120,8 @@ fi
 [[ -z $depmod_out ]] || echo "$depmod_out" >&2
 
 cp -a "$root/tests/guest/." "$stage/mmfree/"
+# For --script elsewhere (tests/guest/elsewhere.sh), which runs it.
+cp "$root/tests/installed.sh" "$stage/mmfree/"
 if [[ -d $root/build/guest-bin ]]; then
 	cp -a "$root/build/guest-bin/." "$stage/mmfree/"
 fi

@@ -20,7 +20,9 @@
 #      all CPUs) per re-created cgroup, then 5 s after the churn stops
 #      the empty pages left.  Target: mmfree costs at most 10% more than
 #      stock in either.
-. /mmfree/lib.sh
+MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")" && pwd)}
+# shellcheck source=lib.sh
+. "$MMFREE_GUEST/lib.sh"
 
 A_PARENTS=1000
 B_CGROUPS=11000

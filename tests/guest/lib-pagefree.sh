@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
 # Helpers for the pagefree tests (tests/*-pagefree-*.sh), sourced after
-# /mmfree/lib.sh.
+# lib.sh (from MMFREE_GUEST, as lib.sh says).
 #
-# The workloads are /mmfree/pftest (tests/guest/bin-src/pftest.c).  Sizes
+# The workloads are pftest (tests/guest/bin-src/pftest.c, on PATH).  Sizes
 # stay small (TCG: touching 1 GiB takes seconds); THP is off unless a
 # test turns it on, so that the page statistics count base pages.
 

@@ -1,8 +1,18 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
 # Helpers for the guest tests (sourced; POSIX sh).  A test prints what it
 # checks, exits 0 when every assertion held, 77 to skip, anything else to
 # fail.  The runner turns the output into KTAP diagnostics.
+#
+# A test finds these files from MMFREE_GUEST, the directory holding
+# runner.sh, lib.sh and the rest (the runner exports it), or from where
+# it is itself when run alone:
+#	MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
+#	# shellcheck source=../lib.sh
+#	. "$MMFREE_GUEST/lib.sh"
+# The programs they run (pftest, pfbench, mmfreectl) are found on PATH.
 
+: "${MMFREE_GUEST:?set MMFREE_GUEST to the directory of lib.sh}"
 MMFREE=/sys/kernel/mmfree
 
 # A failing test must not leave helpers running: they would hold the

@@ -26,7 +26,9 @@
 # short run inside make check), else mmfree_stress_minutes=N (or, for
 # quick trials, mmfree_stress_seconds=N) on the kernel command line;
 # default 2.
-. /mmfree/lib.sh
+MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")" && pwd)}
+# shellcheck source=lib.sh
+. "$MMFREE_GUEST/lib.sh"
 
 PF=$MMFREE/pagefree
 PARAMS=/sys/module/mmfree/parameters
@@ -89,7 +91,7 @@ note "$(uname -r), $(nproc) CPUs, MemTotal $memtotal kB, $secs s of stress;" \
 
 # Kernel log lines that are splats, one per line (OOM reports skipped).
 splat_lines() {
-	awk -f /mmfree/splat.awk
+	awk -f "$MMFREE_GUEST/splat.awk"
 }
 
 # --- setup ------------------------------------------------------------------

@@ -2,7 +2,9 @@
 # Every kernel symbol and struct field the features need resolves on a
 # supported kernel; a missing one turns off only the features that need
 # it, each with one dmesg line naming it, and the module still loads.
-. /mmfree/lib.sh
+MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
+# shellcheck source=../lib.sh
+. "$MMFREE_GUEST/lib.sh"
 
 unload
 dmesg_clear

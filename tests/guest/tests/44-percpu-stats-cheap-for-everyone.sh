@@ -12,7 +12,9 @@
 # thread, so any busy reader halves the loop's rate whatever it reads.)
 # mmfreectl status run by a user marks the root-only values.  (All were
 # 0444 and walked the chunks and their page bitmaps.)
-. /mmfree/lib.sh
+MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
+# shellcheck source=../lib.sh
+. "$MMFREE_GUEST/lib.sh"
 
 NOBODY="setpriv --reuid=65534 --regid=65534 --clear-groups"
 T=/sys/kernel/tracing

@@ -5,7 +5,9 @@
 # twice, explains a missing module and a non-root caller; unload refuses
 # while the module is in use or absent.  Each failure has its documented
 # exit status and leaves the module as it was.
-. /mmfree/lib.sh
+MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
+# shellcheck source=../lib.sh
+. "$MMFREE_GUEST/lib.sh"
 
 unload
 ctl_rc 3 unload

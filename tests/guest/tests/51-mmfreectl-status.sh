@@ -5,7 +5,9 @@
 # pagefree pages also in bytes, nanoseconds also readable); a feature the
 # kernel cannot run shows as unavailable without failing; not loaded is
 # exit status 3.
-. /mmfree/lib.sh
+MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
+# shellcheck source=../lib.sh
+. "$MMFREE_GUEST/lib.sh"
 
 # A header field of the text status: "NAME:   VALUE".
 text_field() {	# text name

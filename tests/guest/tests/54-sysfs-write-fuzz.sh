@@ -4,7 +4,9 @@
 # names takes (and numbers for it, its names for the others), empty
 # writes, and writes by a non-root user are all rejected and change no
 # value; the module works afterwards.
-. /mmfree/lib.sh
+MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
+# shellcheck source=../lib.sh
+. "$MMFREE_GUEST/lib.sh"
 
 unload
 load

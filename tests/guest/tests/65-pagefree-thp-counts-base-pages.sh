@@ -5,8 +5,11 @@
 # workers starved and max_inflight_pages=4096, what is in flight when such
 # a munmap returns stays within 4096 pages.  (Entries used to be counted:
 # 32 per munmap, and 1M THPs could be in flight, 2 TiB.)
-. /mmfree/lib.sh
-. /mmfree/lib-pagefree.sh
+MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
+# shellcheck source=../lib.sh
+. "$MMFREE_GUEST/lib.sh"
+# shellcheck source=../lib-pagefree.sh
+. "$MMFREE_GUEST/lib-pagefree.sh"
 
 mb=64
 pf_load pagefree_mode=async pagefree_idle_only=0

@@ -5,8 +5,11 @@
 # work item allocation fails, so everything is freed inline as nomem and
 # nothing is offloaded, in sync and async mode; test_fail_alloc=3 mixes
 # both.  No leak either way.
-. /mmfree/lib.sh
-. /mmfree/lib-pagefree.sh
+MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
+# shellcheck source=../lib.sh
+. "$MMFREE_GUEST/lib.sh"
+# shellcheck source=../lib-pagefree.sh
+. "$MMFREE_GUEST/lib-pagefree.sh"
 
 mb=64
 pages=$((2 * mb * 256))		# two munmaps of $mb MiB

@@ -13,8 +13,11 @@
 # pick a victim.  The cgroup's oom_kill count in async mode is at most
 # the stock count in the same setting (and the async run really
 # offloaded).
-. /mmfree/lib.sh
-. /mmfree/lib-pagefree.sh
+MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
+# shellcheck source=../lib.sh
+. "$MMFREE_GUEST/lib.sh"
+# shellcheck source=../lib-pagefree.sh
+. "$MMFREE_GUEST/lib-pagefree.sh"
 
 holders=3
 mb=48

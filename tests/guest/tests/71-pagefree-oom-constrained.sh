@@ -12,8 +12,11 @@
 # runs (A is given 120 s).  (The drain used to report progress for every
 # OOM with pages in flight: A waited for B's pages and retried for as
 # long as B ran.)
-. /mmfree/lib.sh
-. /mmfree/lib-pagefree.sh
+MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
+# shellcheck source=../lib.sh
+. "$MMFREE_GUEST/lib.sh"
+# shellcheck source=../lib-pagefree.sh
+. "$MMFREE_GUEST/lib-pagefree.sh"
 
 NODES=/sys/devices/system/node
 limit=120

@@ -11,8 +11,11 @@
 # atomic" or other splat.  No task can start a gather inside another on
 # these kernels, so this shows the path is safe rather than a failure
 # that used to happen.
-. /mmfree/lib.sh
-. /mmfree/lib-pagefree.sh
+MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
+# shellcheck source=../lib.sh
+. "$MMFREE_GUEST/lib.sh"
+# shellcheck source=../lib-pagefree.sh
+. "$MMFREE_GUEST/lib-pagefree.sh"
 
 NODES=/sys/devices/system/node
 T=/sys/kernel/tracing

@@ -9,8 +9,11 @@
 # still pooled, but as a sync one whose items the reaper takes back and
 # frees itself (the mm is not the reaper's own).  (Async used to return
 # with the memory still in flight.)
-. /mmfree/lib.sh
-. /mmfree/lib-pagefree.sh
+MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
+# shellcheck source=../lib.sh
+. "$MMFREE_GUEST/lib.sh"
+# shellcheck source=../lib-pagefree.sh
+. "$MMFREE_GUEST/lib-pagefree.sh"
 
 mb=256
 RT=/proc/sys/kernel/sched_rt_runtime_us

@@ -5,8 +5,11 @@
 # and loaded again (with other parameters) every few steps.  No check
 # fails, no knob write is refused, no splat, and afterwards nothing is in
 # flight and MemFree is back (no leak).
-. /mmfree/lib.sh
-. /mmfree/lib-pagefree.sh
+MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
+# shellcheck source=../lib.sh
+. "$MMFREE_GUEST/lib.sh"
+# shellcheck source=../lib-pagefree.sh
+. "$MMFREE_GUEST/lib-pagefree.sh"
 
 steps=${PF_CHURN_STEPS:-20}
 dir=/tmp/pf-churn
