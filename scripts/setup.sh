@@ -1,8 +1,9 @@
 #!/bin/bash
 # Install what building and VM-testing mmfree needs on a Debian 12 host:
-# QEMU, debootstrap, kmod/dkms tooling and the headers of each kernel that
-# scripts/kernels.sh selects. Idempotent: installed packages are skipped and
-# apt-get update runs only when apt's lists lack something we need.
+# QEMU, debootstrap, kmod/dkms tooling, shellcheck (scripts/lint.sh) and
+# the headers of each kernel that scripts/kernels.sh selects. Idempotent:
+# installed packages are skipped and apt-get update runs only when apt's
+# lists lack something we need.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -11,7 +12,7 @@ export DEBIAN_FRONTEND=noninteractive
 [[ $(id -u) == 0 ]] || { echo "setup.sh: run as root" >&2; exit 1; }
 
 tools=(qemu-system-x86 debootstrap kmod dkms sparse zstd cpio xz-utils make gcc libc6-dev
-	libkmod-dev pkg-config pahole gnuplot-nox)
+	libkmod-dev pkg-config pahole gnuplot-nox shellcheck)
 
 updated=0
 apt_update() {

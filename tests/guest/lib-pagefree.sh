@@ -49,6 +49,7 @@ pf_bg() {
 
 pf_bg_stop() {
 	local p
+	# shellcheck disable=SC2086 # a list of PIDs
 	[ -z "$PF_BG" ] || kill $PF_BG 2>/dev/null
 	for p in $PF_BG; do
 		wait "$p" 2>/dev/null
@@ -122,7 +123,7 @@ pf_snap() {
 	local n
 	[ -n "$PF_COUNTERS" ] || pf_stats_list
 	for n in $PF_COUNTERS; do
-		eval "PF_SNAP_$n=$(pf_stat $n)"
+		eval "PF_SNAP_$n=$(pf_stat "$n")"
 	done
 }
 
@@ -137,7 +138,7 @@ pf_delta_total() {
 	local n sum
 	sum=0
 	for n in $PF_STATS; do
-		sum=$((sum + $(pf_delta $n)))
+		sum=$((sum + $(pf_delta "$n")))
 	done
 	echo $sum
 }
@@ -157,7 +158,7 @@ pf_show() {	# label
 	local n line
 	line=
 	for n in $PF_COUNTERS; do
-		line="$line ${n%_pages}+$(pf_delta $n)"
+		line="$line ${n%_pages}+$(pf_delta "$n")"
 	done
 	echo "$1:$line inflight=$(pf_stat inflight_pages)"
 }
@@ -184,7 +185,7 @@ pf_baseline() {
 	PF_BASE_FREE=$(free_kb)
 	PF_BASE_MEMFREE=$(meminfo_kb MemFree)
 	for f in $PF_MEM_FIELDS; do
-		eval "PF_BASE_$f=$(meminfo_kb $f)"
+		eval "PF_BASE_$f=$(meminfo_kb "$f")"
 	done
 }
 
@@ -195,7 +196,7 @@ pf_mem_deltas() {
 	line=
 	for f in $PF_MEM_FIELDS; do
 		eval "was=\$PF_BASE_$f"
-		line="$line $f$(printf '%+d' $(($(meminfo_kb $f) - was)))"
+		line="$line $f$(printf '%+d' $(($(meminfo_kb "$f") - was)))"
 	done
 	echo "$line kB"
 }

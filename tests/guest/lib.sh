@@ -58,7 +58,7 @@ knob() {	# path under /sys/kernel/mmfree
 # the error text and return non-zero when the write fails.  coreutils'
 # printf reports errno as text, unlike dash's builtin.
 knob_write() {
-	/usr/bin/printf '%s' "$2" 2>&1 >"$MMFREE/$1"
+	{ /usr/bin/printf '%s' "$2" >"$MMFREE/$1"; } 2>&1
 }
 
 # Drop what the kernel can drop, so that readings differ by memory
@@ -130,8 +130,9 @@ assert_pcpu_accounting() {	# what
 	l=$(echo "$acct" | awk '$1 == "chunks_nr_empty_pop_pages" { print $2 }')
 	b=$(echo "$acct" | awk '$1 == "bitmap_empty_pop_pages" { print $2 }')
 	echo "$1: pcpu_nr_empty_pop_pages $k, chunks $l, bitmaps $b"
-	[ -n "$k" ] && [ "$k" = "$l" ] && [ "$k" = "$b" ] ||
+	if [ -z "$k" ] || [ "$k" != "$l" ] || [ "$k" != "$b" ]; then
 		fail "$1: percpu empty-page accounting drifted"
+	fi
 	# /proc/meminfo's Percpu: is populated pages times units.
 	pop=$(pcpu_stat populated_pages)
 	units=$(pcpu_stat units)

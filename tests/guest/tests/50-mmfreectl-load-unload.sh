@@ -64,6 +64,7 @@ assert_match "$out" "not permitted|denied" "non-root unload message"
 loaded || fail "a non-root unload removed mmfree"
 
 # In use: an open debugfs file holds a reference to the module.
+# shellcheck disable=SC2217 # the open file is the point, not its data
 sleep 60 </sys/kernel/debug/mmfree/percpu_accounting &
 holder=$!
 i=0

@@ -64,8 +64,9 @@ for mode in sync async; do
 		help=$(pf_delta helped_pages)
 		expect=$((5 * (32 + 32) * 256))
 		if [ $every = 1 ]; then
-			[ "$off" = 0 ] && [ "$(pf_delta work_items)" = 0 ] ||
+			if [ "$off" != 0 ] || [ "$(pf_delta work_items)" != 0 ]; then
 				fail "$mode, every allocation failing: $off pages offloaded"
+			fi
 			[ "$help" = 0 ] || fail "$mode, every allocation failing: $help pages helped"
 			[ "$nomem" -ge $((expect * 9 / 10)) ] ||
 				fail "$mode, every allocation failing: only $nomem of $expect pages inline as nomem"

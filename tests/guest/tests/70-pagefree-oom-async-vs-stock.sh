@@ -35,6 +35,7 @@ run() {	# label memory.max [starve]
 		cpus="taskset -c 1"
 	fi
 	pf_cgroup "$2" 0
+	# shellcheck disable=SC2086 # $cpus: nothing, or a command and its options
 	out=$(pf_in_cgroup $cpus pftest oom $holders $mb "$rounds")
 	rc=$?
 	pf_bg_stop

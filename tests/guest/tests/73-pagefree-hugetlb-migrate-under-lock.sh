@@ -23,9 +23,9 @@ mb=32
 [ -d $T ] || skip "no tracefs"
 
 hp() {	# node count
-	echo "$2" >$NODES/node$1/hugepages/hugepages-2048kB/nr_hugepages
-	[ "$(cat $NODES/node$1/hugepages/hugepages-2048kB/nr_hugepages)" = "$2" ] ||
-		skip "node $1: only $(cat $NODES/node$1/hugepages/hugepages-2048kB/nr_hugepages) of $2 huge pages"
+	echo "$2" >"$NODES/node$1/hugepages/hugepages-2048kB/nr_hugepages"
+	[ "$(cat "$NODES/node$1/hugepages/hugepages-2048kB/nr_hugepages")" = "$2" ] ||
+		skip "node $1: only $(cat "$NODES/node$1/hugepages/hugepages-2048kB/nr_hugepages") of $2 huge pages"
 }
 
 trace_off() {

@@ -31,7 +31,9 @@ run() {	# label
 	echo "$1: $out"
 	took=$(echo "$out" | sed -n 's/.*child took \([0-9-]*\) kB.*/\1/p')
 	back=$(echo "$out" | sed -n 's/.*; \([0-9-]*\) kB were back.*/\1/p')
-	[ -n "$took" ] && [ -n "$back" ] || fail "$1: cannot read pftest's output"
+	if [ -z "$took" ] || [ -z "$back" ]; then
+		fail "$1: cannot read pftest's output"
+	fi
 	[ "$took" -ge $((mb * 1024 * 9 / 10)) ] ||
 		fail "$1: the child took only $took kB"
 	[ $((back * 10)) -ge $((took * 9)) ] ||

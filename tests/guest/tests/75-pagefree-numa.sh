@@ -17,7 +17,7 @@ MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
 NODES=/sys/devices/system/node
 
 node_cpu() {	# node: its first CPU
-	sed 's/[-,].*//' $NODES/node$1/cpulist
+	sed 's/[-,].*//' "$NODES/node$1/cpulist"
 }
 
 mb=64

@@ -19,7 +19,7 @@ assert_eq "$(cat $SYSCTL)" 1 "kernel.ftrace_enabled at the start"
 
 # Write kernel.ftrace_enabled; print the error and fail as the write did.
 ftrace_write() {
-	/usr/bin/printf '%s' "$1" 2>&1 >$SYSCTL
+	{ /usr/bin/printf '%s' "$1" >$SYSCTL; } 2>&1
 }
 
 restore_ftrace() {

@@ -24,10 +24,10 @@ churn() {	# id
 		0) pftest cow 16 4 ;;
 		1) pftest munmap 16 4 ;;
 		2) pftest forkexit 16 4 ;;
-		esac >$dir/$1.log 2>&1 || { cp $dir/$1.log $dir/fail.$1.$i; }
+		esac >"$dir/$1.log" 2>&1 || { cp "$dir/$1.log" "$dir/fail.$1.$i"; }
 		i=$((i + 1))
 	done
-	echo $i >$dir/$1.loops
+	echo $i >"$dir/$1.loops"
 }
 
 pf_load
@@ -69,7 +69,7 @@ for p in $PF_BG; do
 done
 PF_BG=
 echo "churn loops: a $(cat $dir/a.loops 2>/dev/null), b $(cat $dir/b.loops 2>/dev/null); $reloads reloads"
-for f in $dir/fail.*; do
+for f in "$dir"/fail.*; do
 	[ -e "$f" ] || continue
 	cat "$f"
 	fail "a workload failed during the churn ($f)"
