@@ -3,6 +3,10 @@
 #   make                 build mmfree.ko for the running kernel
 #   make KVER=...        ... or for another installed kernel (or KDIR=...)
 #   make check           set up this machine and run every test in VMs
+#   make check-installed the same tests on this machine, against the
+#                        module installed for its kernel (root; they load
+#                        it, fill memory, change sysctls: a disposable
+#                        machine only, see tests/installed.sh)
 #   make bench           the main job: benchmarks, stock vs mmfree, in VMs
 #   make demo            boot a VM, load mmfree, show its sysfs
 #   make lint            W=1, sparse and checkpatch on every kernel
@@ -18,9 +22,9 @@
 #                        (PREFIX=/usr/local, DESTDIR= for staging)
 #
 # check, bench and demo take KERNEL=ID[,ID...] (scripts/kernels.sh: 6.1,
-# 6.12, trixie, trixie-cloud, sid; or a release), check TEST=name[,...]
-# to narrow the run; bench runs 6.1 and 6.12 unless told, and takes
-# BENCH_ARGS: "--quick" for smaller runs (about
+# 6.12, trixie, trixie-cloud, sid; or a release), check and
+# check-installed TEST=name[,...] to narrow the run; bench runs 6.1 and
+# 6.12 unless told, and takes BENCH_ARGS: "--quick" for smaller runs (about
 # 15 minutes a kernel; pagefree alone: 7 quick, 25 full), "--percpu-only"
 # or "--pagefree-only" for one part, "--a N --b N" (percpu sizes),
 # "--pf-reps N" and "--pf-sizes MB,MB,..." (pagefree; see scripts/bench.sh);
@@ -43,6 +47,9 @@ vm_args = $(if $(KERNEL),--kernel $(KERNEL)) $(if $(TEST),--test $(TEST))
 check:
 	scripts/setup.sh
 	tests/run.sh $(vm_args)
+
+check-installed:
+	tests/installed.sh $(if $(TEST),--test $(TEST))
 
 bench:
 	scripts/setup.sh
@@ -128,8 +135,8 @@ install: $(MMFREECTL)
 		fi; \
 	done
 
-.PHONY: all modules clean check bench demo lint dkms-install mmfreectl \
-	mmfreectl-test install
+.PHONY: all modules clean check check-installed bench demo lint \
+	dkms-install mmfreectl mmfreectl-test install
 
 # The debug kernel and the stress run (scripts/debug-kernel.sh,
 # scripts/stress.sh, tests/guest/stress.sh).

@@ -104,6 +104,7 @@ guest_lines() {	# kver pattern
 
 rc=0
 kernel=${kernel:-6.1,6.12}
+# shellcheck disable=SC2086 # the IDs, one word each
 for kver in $("$top/scripts/kernels.sh" --releases ${kernel//,/ }); do
 	module=$("$top/scripts/build-module.sh" "$kver" | tail -n 1)
 

@@ -7,12 +7,25 @@ set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 dst=$top/build/cache/checkpatch
+
+# The source tarball of the installed linux-source-6.12, if any.
+tarball() {
+	local f
+	for f in /usr/src/linux-source-6.12.tar.*; do
+		if [ -f "$f" ]; then
+			echo "$f"
+			return
+		fi
+	done
+}
+
 if [ ! -x "$dst/checkpatch.pl" ]; then
-	tarball=$(ls /usr/src/linux-source-6.12.tar.* 2>/dev/null | head -n 1)
+	tarball=$(tarball)
 	if [ -z "$tarball" ]; then
 		DEBIAN_FRONTEND=noninteractive apt-get install -y \
 			--no-install-recommends linux-source-6.12 >&2
-		tarball=$(ls /usr/src/linux-source-6.12.tar.* | head -n 1)
+		tarball=$(tarball)
+		[ -n "$tarball" ] || { echo "checkpatch-fetch.sh: no /usr/src/linux-source-6.12.tar.*" >&2; exit 1; }
 	fi
 	mkdir -p "$dst"
 	tar -xf "$tarball" -C "$dst" --strip-components=2 \

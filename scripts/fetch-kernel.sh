@@ -31,6 +31,7 @@ if [[ ! -e $dest/.extracted ]]; then
 	tmp=$(mktemp -d "$sroot/tmp/mmfree-fetch.XXXXXX")
 	trap 'rm -rf "$tmp"' EXIT
 	# _apt cannot write into this private dir; download as root, quietly.
+	# shellcheck disable=SC2016 # expanded by the inner shell
 	"$root/scripts/suite.sh" run "$suite" sh -c 'cd "$1" && shift &&
 		apt-get download -q -o APT::Sandbox::User=root "$@"' \
 		sh "${tmp#"${sroot%/}"}" "${pkgs[@]}" >&2

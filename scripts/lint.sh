@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # Static checks of the module for every kernel of the matrix, each built
 # in its own suite (scripts/suite.sh: that suite's compiler and sparse): a
-# W=1 build with sparse (C=2) must print no warning, mmfreectl must build with
-# -Werror and pass its unit tests, and checkpatch --strict must be clean.
+# W=1 build with sparse (C=2) must print no warning, mmfreectl must build
+# with -Werror and pass its unit tests, checkpatch --strict must be clean,
+# and so must shellcheck on every shell script (exceptions: .shellcheckrc).
 # Prints one "ok"/"FAIL" line per check; exits 1 if any failed.
 set -euo pipefail
 
@@ -21,7 +22,7 @@ report() {	# name status logfile
 	fi
 }
 
-while read -r id kver suite runs; do
+while read -r id kver suite _; do
 	out=$top/build/lint/$kver
 	rm -rf "$out"
 	mkdir -p "$out"
@@ -77,9 +78,12 @@ st=0
 	# kernel's own tables) that param.c expands into module parameters:
 	# those two files only may have macros that are not expressions.
 	xmacro=(include/mmfree/knobs.h module/param.c)
+	mod_src=()
+	for f in module/*.[ch] include/mmfree/*.h; do
+		[[ " ${xmacro[*]} " == *" $f "* ]] || mod_src+=("$f")
+	done
 	checkpatch --ignore FILE_PATH_CHANGES,LINUX_VERSION_CODE \
-		-f $(ls module/*.[ch] include/mmfree/*.h | grep -vxF "${xmacro[@]/#/-e}") ||
-		st=1
+		-f "${mod_src[@]}" || st=1
 	checkpatch --ignore FILE_PATH_CHANGES,COMPLEX_MACRO,MACRO_ARG_REUSE,MACRO_ARG_UNUSED,MULTISTATEMENT_MACRO_USE_DO_WHILE,TRAILING_SEMICOLON \
 		-f "${xmacro[@]}" || st=1
 	# Userspace has no <linux/compiler_attributes.h>: the __printf()
@@ -88,5 +92,18 @@ st=0
 		-f "${ctl_src[@]}" || st=1
 } >"$log" 2>&1
 report "checkpatch --strict" "$st" "$log"
+
+# Every shell script: *.sh (the sourced libraries too) and any other file
+# whose first line runs sh or bash; build/ holds kernel trees, not ours.
+scripts=()
+while IFS= read -r f; do
+	if [[ $f == *.sh ]] || head -n 1 "$f" | grep -qE '^#!.*[/ ](ba|da)?sh( |$)'; then
+		scripts+=("${f#./}")
+	fi
+done < <(find . \( -path ./build -o -path ./.git \) -prune -o -type f -print | LC_ALL=C sort)
+log=$top/build/lint/shellcheck.log
+st=0
+shellcheck "${scripts[@]}" >"$log" 2>&1 || st=1
+report "shellcheck (${#scripts[@]} scripts)" "$st" "$log"
 
 exit $fail

@@ -9,10 +9,11 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 suite=bookworm
 mirror=${MMFREE_MIRROR:-http://deb.debian.org/debian}
-# kmod: modprobe/depmod; procps: ps, free, sysctl, vmstat; stress-ng: load.
+# kmod: modprobe/depmod; procps: ps, free, sysctl, vmstat; stress-ng: load;
+# jq: mmfreectl status --json checked and read (tests/guest/tests).
 # util-linux (mount, dmesg, swapon, taskset) and coreutils (timeout) are in
 # minbase already.
-packages=kmod,procps,stress-ng
+packages=kmod,procps,stress-ng,jq
 out=$root/build/cache/rootfs-$suite.cpio.zst
 stamp=$out.stamp
 want="suite=$suite mirror=$mirror packages=$packages merged-usr"

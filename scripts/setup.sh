@@ -1,8 +1,9 @@
 #!/bin/bash
 # Install what building and VM-testing mmfree needs on a Debian 12 host:
-# QEMU, debootstrap, kmod/dkms tooling and the headers of each kernel of
-# the matrix (scripts/kernels.sh): on the host for bookworm's kernels, in
-# the suite's chroot (scripts/suite.sh) for the others. Idempotent:
+# QEMU, debootstrap, kmod/dkms tooling, shellcheck (scripts/lint.sh) and
+# the headers of each kernel of the matrix (scripts/kernels.sh): on the
+# host for bookworm's kernels, in the suite's chroot (scripts/suite.sh)
+# for the others. Idempotent:
 # installed packages are skipped and apt-get update runs only when apt's
 # lists lack something we need.
 set -euo pipefail
@@ -13,7 +14,7 @@ export DEBIAN_FRONTEND=noninteractive
 [[ $(id -u) == 0 ]] || { echo "setup.sh: run as root" >&2; exit 1; }
 
 tools=(qemu-system-x86 debootstrap kmod dkms sparse zstd cpio xz-utils make gcc libc6-dev
-	libkmod-dev pkg-config pahole gnuplot-nox util-linux)
+	libkmod-dev pkg-config pahole gnuplot-nox util-linux shellcheck)
 
 updated=0
 apt_update() {
@@ -29,12 +30,10 @@ installed() {
 }
 
 # debootstrap first: the other suites' chroots need it.
-for p in debootstrap; do
-	if ! installed "$p"; then
-		apt_update
-		apt-get install -y -q --no-install-recommends "$p" >&2
-	fi
-done
+if ! installed debootstrap; then
+	apt_update
+	apt-get install -y -q --no-install-recommends debootstrap >&2
+fi
 
 # Kernel choice needs apt's lists; fetch them if they know no kernel yet.
 if ! matrix=$("$root/scripts/kernels.sh" 2>/dev/null); then
@@ -44,7 +43,7 @@ fi
 
 want=("${tools[@]}")
 others=()
-while read -r id rel suite runs; do
+while read -r _ rel suite _; do
 	if [[ $suite == bookworm ]]; then
 		want+=("linux-headers-$rel")
 	else

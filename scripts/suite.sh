@@ -106,6 +106,7 @@ run() {	# suite cmd...
 		return
 	fi
 	dir=$(chroot_dir "$suite")
+	# shellcheck disable=SC2016 # expanded by the inner shell
 	unshare --mount --propagation private -- /bin/sh -c '
 		dir=$1 top=$2
 		shift 2

@@ -45,7 +45,7 @@ done
 test_names() {
 	sed -E 's|.*/[0-9]+-||; s|\.sh$||' | grep -F -e "${test//,/$'\n'}" || true
 }
-selected=$(ls "$root"/tests/guest/tests/*.sh | test_names)
+selected=$(printf '%s\n' "$root"/tests/guest/tests/*.sh | test_names)
 numa_tests=$(grep -l '^# needs:.*numa=2' "$root"/tests/guest/tests/*.sh | test_names)
 
 # Guests booted at once (see the module builds below), checked before
@@ -130,7 +130,7 @@ boots() {	# i
 	[[ -n $numa_tests ]] || numa=0
 	((!demo)) || numa=0
 	# --test naming only NUMA tests needs only the NUMA boot.
-	if [[ -n $test && -n $numa_tests && -z $(grep -vxF -f <(echo "$numa_tests") <<<"$selected") ]]; then
+	if [[ -n $test && -n $numa_tests ]] && ! grep -qvxF -f <(echo "$numa_tests") <<<"$selected"; then
 		main=0
 	fi
 	(($1 == 1)) && once=' mmfree_once=1'

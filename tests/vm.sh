@@ -35,8 +35,10 @@ done
 [[ -n $kver && -n $module ]] || usage
 [[ -f $module ]] || { echo "vm.sh: no module file $module" >&2; exit 2; }
 [[ $test != *[[:space:]]* ]] || { echo "vm.sh: --test takes one word" >&2; exit 2; }
-[[ $numa =~ ^[1-9][0-9]*$ && $smp =~ ^[1-9][0-9]*$ ]] && ((smp % numa == 0)) ||
-	{ echo "vm.sh: --numa takes a number of nodes that divides --smp's CPUs" >&2; exit 2; }
+if ! [[ $numa =~ ^[1-9][0-9]*$ && $smp =~ ^[1-9][0-9]*$ ]] || ((smp % numa != 0)); then
+	echo "vm.sh: --numa takes a number of nodes that divides --smp's CPUs" >&2
+	exit 2
+fi
 case "$mem" in
 *[Gg]) mem_mb=$((${mem%[Gg]} * 1024)) ;;
 *[Mm]) mem_mb=${mem%[Mm]} ;;
@@ -123,6 +125,8 @@ fi
 [[ -z $depmod_out ]] || echo "$depmod_out" >&2
 
 cp -a "$root/tests/guest/." "$stage/mmfree/"
+# For --script elsewhere (tests/guest/elsewhere.sh), which runs it.
+cp "$root/tests/installed.sh" "$stage/mmfree/"
 if [[ -d $root/build/guest-bin ]]; then
 	cp -a "$root/build/guest-bin/." "$stage/mmfree/"
 fi

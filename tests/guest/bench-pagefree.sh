@@ -40,7 +40,9 @@
 # mmfree_pf_forkexit=N, mmfree_pf_split_reps=N, mmfree_pf_workers=W,W,...
 # Under TCG, touching 1 GiB takes about 7 s: the full set runs in about
 # 25 minutes, the quick one in 6.
-. /mmfree/lib.sh
+MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")" && pwd)}
+# shellcheck source=lib.sh
+. "$MMFREE_GUEST/lib.sh"
 
 PF=$MMFREE/pagefree
 T=/sys/kernel/tracing

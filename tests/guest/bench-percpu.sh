@@ -20,7 +20,9 @@
 #      all CPUs) per re-created cgroup, then 5 s after the churn stops
 #      the empty pages left.  Target: mmfree costs at most 10% more than
 #      stock in either.
-. /mmfree/lib.sh
+MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")" && pwd)}
+# shellcheck source=lib.sh
+. "$MMFREE_GUEST/lib.sh"
 
 A_PARENTS=1000
 B_CGROUPS=11000
@@ -30,7 +32,8 @@ CHURN_REPS=3
 # Smaller runs: mmfree_bench_a=PARENTS mmfree_bench_b=CGROUPS
 # mmfree_bench_churn=SECONDS on the kernel command line (scripts/bench.sh
 # --a N --b N --churn N).
-for arg in $(cat /proc/cmdline); do
+read -r cmdline </proc/cmdline
+for arg in $cmdline; do
 	case "$arg" in
 	mmfree_bench_a=*) A_PARENTS=${arg#*=} ;;
 	mmfree_bench_b=*) B_CGROUPS=${arg#*=} ;;
@@ -144,7 +147,7 @@ churn_run() {
 }
 
 churn() {
-	local r mode rate per set
+	local r mode rate per
 	unload
 	load percpu_enabled=0
 	memcg_setup
@@ -163,6 +166,7 @@ churn() {
 			else
 				knob_write percpu/enabled 1 || fail "percpu on"
 			fi
+			# shellcheck disable=SC2046 # churn_run prints two numbers
 			set -- $(churn_run)
 			rate=$(awk -v n="$1" -v s="$CHURN_SECONDS" 'BEGIN { printf "%.2f", n / s }')
 			per=$(awk -v i="$2" -v n="$1" 'BEGIN { printf "%.3f", n ? i / n : 0 }')

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
 # Helpers for the pagefree tests (tests/*-pagefree-*.sh), sourced after
-# /mmfree/lib.sh.
+# lib.sh (from MMFREE_GUEST, as lib.sh says).
 #
-# The workloads are /mmfree/pftest (tests/guest/bin-src/pftest.c).  Sizes
+# The workloads are pftest (tests/guest/bin-src/pftest.c, on PATH).  Sizes
 # stay small (TCG: touching 1 GiB takes seconds); THP is off unless a
 # test turns it on, so that the page statistics count base pages.
 
@@ -48,6 +49,7 @@ pf_bg() {
 
 pf_bg_stop() {
 	local p
+	# shellcheck disable=SC2086 # a list of PIDs
 	[ -z "$PF_BG" ] || kill $PF_BG 2>/dev/null
 	for p in $PF_BG; do
 		wait "$p" 2>/dev/null
@@ -121,7 +123,7 @@ pf_snap() {
 	local n
 	[ -n "$PF_COUNTERS" ] || pf_stats_list
 	for n in $PF_COUNTERS; do
-		eval "PF_SNAP_$n=$(pf_stat $n)"
+		eval "PF_SNAP_$n=$(pf_stat "$n")"
 	done
 }
 
@@ -136,7 +138,7 @@ pf_delta_total() {
 	local n sum
 	sum=0
 	for n in $PF_STATS; do
-		sum=$((sum + $(pf_delta $n)))
+		sum=$((sum + $(pf_delta "$n")))
 	done
 	echo $sum
 }
@@ -156,7 +158,7 @@ pf_show() {	# label
 	local n line
 	line=
 	for n in $PF_COUNTERS; do
-		line="$line ${n%_pages}+$(pf_delta $n)"
+		line="$line ${n%_pages}+$(pf_delta "$n")"
 	done
 	echo "$1:$line inflight=$(pf_stat inflight_pages)"
 }
@@ -183,7 +185,7 @@ pf_baseline() {
 	PF_BASE_FREE=$(free_kb)
 	PF_BASE_MEMFREE=$(meminfo_kb MemFree)
 	for f in $PF_MEM_FIELDS; do
-		eval "PF_BASE_$f=$(meminfo_kb $f)"
+		eval "PF_BASE_$f=$(meminfo_kb "$f")"
 	done
 }
 
@@ -194,7 +196,7 @@ pf_mem_deltas() {
 	line=
 	for f in $PF_MEM_FIELDS; do
 		eval "was=\$PF_BASE_$f"
-		line="$line $f$(printf '%+d' $(($(meminfo_kb $f) - was)))"
+		line="$line $f$(printf '%+d' $(($(meminfo_kb "$f") - was)))"
 	done
 	echo "$line kB"
 }

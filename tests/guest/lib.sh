@@ -1,8 +1,18 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
 # Helpers for the guest tests (sourced; POSIX sh).  A test prints what it
 # checks, exits 0 when every assertion held, 77 to skip, anything else to
 # fail.  The runner turns the output into KTAP diagnostics.
+#
+# A test finds these files from MMFREE_GUEST, the directory holding
+# runner.sh, lib.sh and the rest (the runner exports it), or from where
+# it is itself when run alone:
+#	MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
+#	# shellcheck source=../lib.sh
+#	. "$MMFREE_GUEST/lib.sh"
+# The programs they run (pftest, pfbench, mmfreectl) are found on PATH.
 
+: "${MMFREE_GUEST:?set MMFREE_GUEST to the directory of lib.sh}"
 MMFREE=/sys/kernel/mmfree
 
 # A failing test must not leave helpers running: they would hold the
@@ -48,7 +58,7 @@ knob() {	# path under /sys/kernel/mmfree
 # the error text and return non-zero when the write fails.  coreutils'
 # printf reports errno as text, unlike dash's builtin.
 knob_write() {
-	/usr/bin/printf '%s' "$2" 2>&1 >"$MMFREE/$1"
+	{ /usr/bin/printf '%s' "$2" >"$MMFREE/$1"; } 2>&1
 }
 
 # Drop what the kernel can drop, so that readings differ by memory
@@ -120,8 +130,9 @@ assert_pcpu_accounting() {	# what
 	l=$(echo "$acct" | awk '$1 == "chunks_nr_empty_pop_pages" { print $2 }')
 	b=$(echo "$acct" | awk '$1 == "bitmap_empty_pop_pages" { print $2 }')
 	echo "$1: pcpu_nr_empty_pop_pages $k, chunks $l, bitmaps $b"
-	[ -n "$k" ] && [ "$k" = "$l" ] && [ "$k" = "$b" ] ||
+	if [ -z "$k" ] || [ "$k" != "$l" ] || [ "$k" != "$b" ]; then
 		fail "$1: percpu empty-page accounting drifted"
+	fi
 	# /proc/meminfo's Percpu: is populated pages times units.
 	pop=$(pcpu_stat populated_pages)
 	units=$(pcpu_stat units)
@@ -226,104 +237,19 @@ assert_contains() {	# text string what
 	echo "$1" | grep -qF -- "$2" || fail "$3: no '$2' in: $1"
 }
 
-# Exit 0 if stdin is exactly one JSON object (RFC 8259 grammar; string
-# escapes checked loosely), else say where it broke and exit 1.
-json_check() {
-	awk '
-	function fail(m) {
-		if (!bad)
-			printf "json: %s at offset %d: %s\n", m, pos,
-			    substr(s, pos, 20)
-		bad = 1
-		pos = n + 1
-		return 0
-	}
-	function ws() {
-		while (pos <= n && index(" \t\n\r", substr(s, pos, 1)))
-			pos++
-	}
-	function str(   c) {
-		pos++
-		while (pos <= n) {
-			c = substr(s, pos, 1)
-			if (c == "\"") {
-				pos++
-				return 1
-			}
-			if (c < " ")
-				return fail("control character in string")
-			pos += (c == "\\") ? 2 : 1
-		}
-		return fail("unterminated string")
-	}
-	function num(   t) {
-		t = substr(s, pos)
-		if (!match(t, /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?/))
-			return fail("bad number")
-		pos += RLENGTH
-		return 1
-	}
-	function members(last, obj,   c) {
-		pos++
-		ws()
-		if (substr(s, pos, 1) == last) {
-			pos++
-			return 1
-		}
-		for (;;) {
-			ws()
-			if (obj) {
-				if (substr(s, pos, 1) != "\"" || !str())
-					return fail("expected a member name")
-				ws()
-				if (substr(s, pos, 1) != ":")
-					return fail("expected :")
-				pos++
-			}
-			if (!value())
-				return 0
-			ws()
-			c = substr(s, pos, 1)
-			pos++
-			if (c == last)
-				return 1
-			if (c != ",")
-				return fail("expected , or " last)
-		}
-	}
-	function value(   c) {
-		ws()
-		c = substr(s, pos, 1)
-		if (c == "{")
-			return members("}", 1)
-		if (c == "[")
-			return members("]", 0)
-		if (c == "\"")
-			return str()
-		if (c ~ /[-0-9]/)
-			return num()
-		if (substr(s, pos, 4) == "true" || substr(s, pos, 4) == "null") {
-			pos += 4
-			return 1
-		}
-		if (substr(s, pos, 5) == "false") {
-			pos += 5
-			return 1
-		}
-		return fail("unexpected character")
-	}
-	{ s = s $0 "\n" }
-	END {
-		n = length(s)
-		pos = 1
-		ws()
-		if (substr(s, pos, 1) != "{")
-			fail("not an object")
-		else if (value()) {
-			ws()
-			if (pos <= n)
-				fail("data after the object")
-		}
-		exit bad
-	}'
+# Exit 0 if stdin is exactly one JSON object, else exit 1 (jq says
+# where the text stops being JSON).
+json_object() {
+	jq -e -s 'length == 1 and (.[0] | type) == "object"' >/dev/null ||
+		{ echo "json: not one JSON object"; return 1; }
+}
+
+# What a jq filter makes of a JSON text, compact: a string keeps its
+# quotes, so that the type shows ("2" is not 2).  Empty if the text is
+# not JSON.
+json_get() {	# json filter [jq options...]
+	local j f
+	j=$1 f=$2
+	shift 2
+	printf '%s\n' "$j" | jq -c "$@" "$f"
 }

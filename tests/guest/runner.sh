@@ -1,9 +1,9 @@
 #!/bin/sh
-# Run the guest tests /mmfree/tests/*.sh in name order and report KTAP on
-# stdout. A test's name is its file name without ".sh" and without a leading
-# "NN-"; MMFREE_TEST (from mmfree_test= on the kernel command line) keeps
-# only the tests whose name contains it (or one of its comma-separated
-# words).
+# Run the guest tests (MMFREE_TESTS, by default tests/*.sh beside this
+# script) in name order and report KTAP on stdout. A test's name is its
+# file name without ".sh" and without a leading "NN-"; MMFREE_TEST (from
+# mmfree_test= on the kernel command line) keeps only the tests whose
+# name contains it (or one of its comma-separated words).
 # A test declares what the machine must have in a line "# needs: numa=N"
 # (N NUMA nodes).  With MMFREE_NEEDS=numa (mmfree_needs=numa on the kernel
 # command line: the 2-node boot of tests/run.sh) only such tests run;
@@ -14,8 +14,13 @@
 # MMFREE_ONCE it is skipped.
 # Exit status of a test: 0 = ok, 77 = skip (reason = its last output line),
 # anything else = not ok. Each test gets MMFREE_TEST_TIMEOUT seconds (600).
+# The tests find lib.sh and the other files here through MMFREE_GUEST:
+# this script's directory, wherever it is (/mmfree in the VM, the
+# checkout's tests/guest for tests/installed.sh).
 
-dir=${MMFREE_TESTS:-/mmfree/tests}
+MMFREE_GUEST=$(cd "$(dirname "$0")" && pwd)
+export MMFREE_GUEST
+dir=${MMFREE_TESTS:-$MMFREE_GUEST/tests}
 timeout_s=${MMFREE_TEST_TIMEOUT:-600}
 work=$(mktemp -d)
 
@@ -29,7 +34,10 @@ numa_need() {
 	sed -n 's/^# needs:.*numa=\([0-9]*\).*/\1/p' "$1" | head -n 1 | grep . || echo 0
 }
 
-nodes=$(ls -d /sys/devices/system/node/node[0-9]* 2>/dev/null | wc -l)
+nodes=0
+for n in /sys/devices/system/node/node[0-9]*; do
+	[ ! -d "$n" ] || nodes=$((nodes + 1))
+done
 
 # Collect the selected tests first: the plan line comes before any result.
 : >"$work/list"

@@ -5,9 +5,9 @@
 # Trace by design and is skipped: from "invoked oom-killer:" to "Killed
 # process" or "no killable processes" (300 lines at most), and any stack
 # trace that runs through oom_kill_process (a report whose first lines
-# have rotated out of a small log buffer).  Used on the host for the
-# console (tests/vm.sh, scripts/stress.sh) and in the guest for dmesg
-# (tests/guest/stress.sh, as /mmfree/splat.awk).
+# have rotated out of a small log buffer).  Used for a VM's console on
+# the host (tests/vm.sh, scripts/stress.sh) and for the kernel log of the
+# machine under test (tests/guest/stress.sh, tests/installed.sh).
 function flush() {
 	if (trace != "" && !oomtrace)
 		print trace

@@ -26,7 +26,9 @@
 # short run inside make check), else mmfree_stress_minutes=N (or, for
 # quick trials, mmfree_stress_seconds=N) on the kernel command line;
 # default 2.
-. /mmfree/lib.sh
+MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")" && pwd)}
+# shellcheck source=lib.sh
+. "$MMFREE_GUEST/lib.sh"
 
 PF=$MMFREE/pagefree
 PARAMS=/sys/module/mmfree/parameters
@@ -40,7 +42,8 @@ STRESS_TOL_KB=${STRESS_TOL_KB:-16384}
 secs=
 [ -z "$1" ] || secs=$(($1 * 60))
 [ -n "$secs" ] || secs=$STRESS_SECONDS
-for arg in $(cat /proc/cmdline); do
+read -r cmdline </proc/cmdline
+for arg in $cmdline; do
 	case "$arg" in
 	mmfree_stress_minutes=*) [ -n "$secs" ] || secs=$((${arg#*=} * 60)) ;;
 	mmfree_stress_seconds=*) [ -n "$secs" ] || secs=${arg#*=} ;;
@@ -89,12 +92,13 @@ note "$(uname -r), $(nproc) CPUs, MemTotal $memtotal kB, $secs s of stress;" \
 
 # Kernel log lines that are splats, one per line (OOM reports skipped).
 splat_lines() {
-	awk -f /mmfree/splat.awk
+	awk -f "$MMFREE_GUEST/splat.awk"
 }
 
 # --- setup ------------------------------------------------------------------
 
 cleanup() {
+	# shellcheck disable=SC2086 # a list of PIDs
 	[ -z "$BG" ] || kill $BG 2>/dev/null
 	[ -z "$SNG" ] || kill "$SNG" 2>/dev/null
 	[ ! -d $FS ] || echo 0 >$FS/probability
@@ -353,8 +357,9 @@ while [ "$(date +%s)" -lt $end ] && kill -0 $SNG 2>/dev/null; do
 			k=$(echo "$a" | awk '$1 == "pcpu_nr_empty_pop_pages" { print $2 }')
 			l=$(echo "$a" | awk '$1 == "chunks_nr_empty_pop_pages" { print $2 }')
 			b=$(echo "$a" | awk '$1 == "bitmap_empty_pop_pages" { print $2 }')
-			[ -n "$k" ] && [ "$k" = "$l" ] && [ "$k" = "$b" ] ||
+			if [ -z "$k" ] || [ "$k" != "$l" ] || [ "$k" != "$b" ]; then
 				err "percpu accounting at step $s: kernel $k, chunks $l, bitmaps $b"
+			fi
 			pcpu_checks=$((pcpu_checks + 1))
 		fi ;;
 	7 | 15)
@@ -450,7 +455,7 @@ other1=$(mem_other_kb)
 free_change=$((free1 - free0))
 other_kb=$((other1 - other0))
 leaked_pages=0
-if [ $other_kb -gt $STRESS_TOL_KB ]; then
+if [ $other_kb -gt "$STRESS_TOL_KB" ]; then
 	leaked_pages=$((other_kb / 4))
 	err "$other_kb kB more memory unaccounted for than before (tolerance $STRESS_TOL_KB kB)"
 fi
@@ -471,8 +476,9 @@ if [ $have_kmemleak = 1 ]; then
 	note "kmemleak: scanning"
 	# kmemleak switches itself off on an internal error (metadata
 	# allocation failure): then the check proves nothing.
-	echo scan >$KML && sleep 6 && echo scan >$KML ||
+	if ! { echo scan >$KML && sleep 6 && echo scan >$KML; }; then
 		err "kmemleak scan refused: $(dmesg | grep 'kmemleak' | tail -n 2)"
+	fi
 	cat $KML >$W/kmemleak
 	leaks=$(grep -c '^unreferenced object' $W/kmemleak)
 	mmfree_leaks=$(grep -c 'mmfree' $W/kmemleak)
@@ -498,7 +504,9 @@ fi
 # --- report -------------------------------------------------------------------
 
 ops=$(awk '$1 == "bogo-ops:" { s += $2 } END { print s + 0 }' $W/sng.yaml 2>/dev/null)
-[ -n "$ops" ] && [ "$ops" != 0 ] || err "stress-ng reported no bogo ops (status $sng_rc)"
+if [ -z "$ops" ] || [ "$ops" = 0 ]; then
+	err "stress-ng reported no bogo ops (status $sng_rc)"
+fi
 storms=$(cat $W/oom.storms 2>/dev/null || echo 0)
 mins=$(awk -v s="$secs" 'BEGIN { printf "%.1f", s / 60 }')
 {

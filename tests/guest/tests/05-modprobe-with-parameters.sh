@@ -1,6 +1,8 @@
 #!/bin/sh
 # modprobe takes the knobs as parameters; the default applies otherwise.
-. /mmfree/lib.sh
+MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
+# shellcheck source=../lib.sh
+. "$MMFREE_GUEST/lib.sh"
 
 unload
 load enabled=0

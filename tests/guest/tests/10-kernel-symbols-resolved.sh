@@ -2,7 +2,9 @@
 # Every kernel symbol and struct field the features need resolves on a
 # supported kernel; a missing one turns off only the features that need
 # it, each with one dmesg line naming it, and the module still loads.
-. /mmfree/lib.sh
+MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
+# shellcheck source=../lib.sh
+. "$MMFREE_GUEST/lib.sh"
 
 unload
 dmesg_clear
@@ -23,11 +25,12 @@ for case in "pcpu_lock percpu" "pcpu_balance_workfn percpu" \
 	    "__start_BTF percpu pagefree" \
 	    "free_pages_and_swap_cache pagefree" "tlb_finish_mmu pagefree" \
 	    "idle_cpu pagefree"; do
+	# shellcheck disable=SC2086 # the symbol, then the features
 	set -- $case
 	sym=$1
 	shift
 	dmesg_clear
-	load test_missing_ksym=$sym
+	load test_missing_ksym="$sym"
 	log=$(dmesg_new)
 	echo "$log" | grep 'mmfree:'
 	for f in percpu pagefree; do

@@ -9,7 +9,9 @@
 # series mmfree was not run on (test_untested_kernel=1 pretends) a
 # feature whose BTF checks out stays off with one line naming the
 # untested_kernel parameter, and comes up with untested_kernel=1.
-. /mmfree/lib.sh
+MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
+# shellcheck source=../lib.sh
+. "$MMFREE_GUEST/lib.sh"
 
 # name, then the feature it belongs to
 checks="pcpu_balance_workfn:percpu pcpu_balance_free:percpu free_percpu:percpu

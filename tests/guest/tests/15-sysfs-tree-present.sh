@@ -1,6 +1,8 @@
 #!/bin/sh
 # /sys/kernel/mmfree/ holds the master switch and the version.
-. /mmfree/lib.sh
+MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
+# shellcheck source=../lib.sh
+. "$MMFREE_GUEST/lib.sh"
 
 unload
 [ -d "$MMFREE" ] && fail "$MMFREE present before modprobe"

@@ -2,7 +2,9 @@
 # runs: once
 # A write to enabled other than 0 or 1 fails with EINVAL and changes
 # nothing; version is read-only; a non-root user cannot write.
-. /mmfree/lib.sh
+MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
+# shellcheck source=../lib.sh
+. "$MMFREE_GUEST/lib.sh"
 
 unload
 load

@@ -1,7 +1,9 @@
 #!/bin/sh
 # runs: once
 # modprobe with an invalid knob value fails, says why, and loads nothing.
-. /mmfree/lib.sh
+MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
+# shellcheck source=../lib.sh
+. "$MMFREE_GUEST/lib.sh"
 
 unload
 for bad in 2 -1 abc '' 0x1 4294967296; do

@@ -1,7 +1,9 @@
 #!/bin/sh
 # 30 load/unload cycles leave free memory where it was, and no splat
 # (the host fails the run on any oops, WARN or BUG in the console).
-. /mmfree/lib.sh
+MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
+# shellcheck source=../lib.sh
+. "$MMFREE_GUEST/lib.sh"
 
 cycles=30
 

@@ -6,7 +6,9 @@
 # in non-isolated chunks, so it stays in the one chunk with the fewest
 # empty pages that holds it (and the first chunk is never depopulated).
 # The kernel's accounting stays exact throughout.
-. /mmfree/lib.sh
+MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
+# shellcheck source=../lib.sh
+. "$MMFREE_GUEST/lib.sh"
 
 n=${PCPU_CGROUPS:-1500}
 unload

@@ -2,7 +2,9 @@
 # Percpu allocations keep working under aggressive reclaim: cgroups are
 # created and deleted in a loop while percpu/reclaim is written
 # concurrently; no mkdir fails and the accounting never drifts.
-. /mmfree/lib.sh
+MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
+# shellcheck source=../lib.sh
+. "$MMFREE_GUEST/lib.sh"
 
 rounds=${PCPU_ROUNDS:-3}
 n=${PCPU_CGROUPS:-400}

@@ -1,7 +1,9 @@
 #!/bin/sh
 # rmmod while reclaim writes and percpu frees are in flight: the module
 # leaves cleanly (no splat), and a fresh load finds exact accounting.
-. /mmfree/lib.sh
+MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
+# shellcheck source=../lib.sh
+. "$MMFREE_GUEST/lib.sh"
 
 unload
 memcg_setup

@@ -3,7 +3,9 @@
 # The percpu knobs take module parameters and reject bad writes with
 # EINVAL, keeping their value; reclaim refuses anything but 1, and
 # refuses with EPERM while the feature is off.
-. /mmfree/lib.sh
+MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
+# shellcheck source=../lib.sh
+. "$MMFREE_GUEST/lib.sh"
 
 unload
 load percpu_min_empty_pages=2 percpu_keep_empty_pages=8 percpu_interval_ms=0

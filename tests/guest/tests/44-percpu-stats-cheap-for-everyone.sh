@@ -12,7 +12,9 @@
 # thread, so any busy reader halves the loop's rate whatever it reads.)
 # mmfreectl status run by a user marks the root-only values.  (All were
 # 0444 and walked the chunks and their page bitmaps.)
-. /mmfree/lib.sh
+MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
+# shellcheck source=../lib.sh
+. "$MMFREE_GUEST/lib.sh"
 
 NOBODY="setpriv --reuid=65534 --regid=65534 --clear-groups"
 T=/sys/kernel/tracing
@@ -27,7 +29,7 @@ trace_off() {
 
 stats_cleanup() {
 	trace_off
-	kill $READERS 2>/dev/null
+	readers_stop
 	memcg_delete_all
 }
 trap stats_cleanup EXIT
@@ -36,12 +38,11 @@ unload
 load
 readable=
 for f in "$MMFREE"/percpu/stats/* "$MMFREE"/pagefree/stats/*; do
-	name=${f##*/}
 	case "$f" in
 	*/percpu/stats/chunks | */percpu/stats/empty_pages | */percpu/stats/floor_pages) want=400 ;;
 	*) want=444 ;;
 	esac
-	assert_eq "$(stat -c %a "$f")" $want "mode of $f"
+	assert_eq "$(stat -c %a "$f")" "$want" "mode of $f"
 	cat "$f" >/dev/null || fail "root cannot read $f"
 	if [ $want = 400 ]; then
 		$NOBODY cat "$f" >/dev/null 2>&1 && fail "an unprivileged user read $f"
@@ -62,6 +63,8 @@ readers() {	# files...
 	local i
 	i=0
 	while [ $i -lt 8 ]; do
+		# $NOBODY: a command and its options; "$@": sh -c's.
+		# shellcheck disable=SC2086,SC2016
 		nice -n 19 $NOBODY sh -c 'while :; do for f in "$@"; do read x <"$f"; done; done' sh "$@" &
 		READERS="$READERS $!"
 		i=$((i + 1))
@@ -69,28 +72,35 @@ readers() {	# files...
 	sleep 1
 }
 
+# Stop them: $READERS is a list of PIDs.
+# shellcheck disable=SC2086
+readers_stop() {
+	[ -n "$READERS" ] || return 0
+	kill $READERS 2>/dev/null
+	wait $READERS 2>/dev/null
+	READERS=
+}
+
 # memory cgroups created and deleted in $secs seconds
 memcg_rate() {
-	timeout $secs sh -c 'i=0; while mkdir "$0/r$i" && rmdir "$0/r$i"; do i=$((i + 1)); echo $i >/tmp/memcg-rate; done' "$CG"
+	# shellcheck disable=SC2016 # sh -c's script, with its own $0 and $i
+	timeout "$secs" sh -c 'i=0; while mkdir "$0/r$i" && rmdir "$0/r$i"; do i=$((i + 1)); echo $i >/tmp/memcg-rate; done' "$CG"
 	cat /tmp/memcg-rate
 }
 
 memcg_setup
 readers "$MMFREE/version"
 base=$(memcg_rate)
-kill $READERS
-wait $READERS 2>/dev/null
-READERS=
+readers_stop
 
 echo mmfree_percpu_count >$T/set_ftrace_filter || fail "cannot trace mmfree_percpu_count"
 echo function >$T/current_tracer
 echo >$T/trace
 echo 1 >$T/tracing_on
+# shellcheck disable=SC2086 # a list of files
 readers $readable
 rate=$(memcg_rate)
-kill $READERS
-wait $READERS 2>/dev/null
-READERS=
+readers_stop
 walks=$(grep -c mmfree_percpu_count $T/trace)
 cat "$MMFREE/percpu/stats/floor_pages" >/dev/null
 root_walks=$(($(grep -c mmfree_percpu_count $T/trace) - walks))

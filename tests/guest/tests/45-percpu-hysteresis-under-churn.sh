@@ -8,7 +8,9 @@
 # one chunk besides the first still holds empty pages (the float holder),
 # and the kernel's accounting is exact.  (A kick 100 ms after the first
 # free used to isolate chunks about ten times a second under churn.)
-. /mmfree/lib.sh
+MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
+# shellcheck source=../lib.sh
+. "$MMFREE_GUEST/lib.sh"
 
 secs=${PCPU_CHURN_SECONDS:-20}
 n=400

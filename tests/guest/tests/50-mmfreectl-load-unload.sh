@@ -6,7 +6,9 @@
 # twice, explains a missing module and a non-root caller; unload refuses
 # while the module is in use or absent.  Each failure has its documented
 # exit status and leaves the module as it was.
-. /mmfree/lib.sh
+MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
+# shellcheck source=../lib.sh
+. "$MMFREE_GUEST/lib.sh"
 
 unload
 ctl_rc 3 unload
@@ -63,6 +65,7 @@ assert_match "$out" "not permitted|denied" "non-root unload message"
 loaded || fail "a non-root unload removed mmfree"
 
 # In use: an open debugfs file holds a reference to the module.
+# shellcheck disable=SC2217 # the open file is the point, not its data
 sleep 60 </sys/kernel/debug/mmfree/percpu_accounting &
 holder=$!
 i=0

@@ -6,7 +6,9 @@
 # pagefree pages also in bytes, nanoseconds also readable); a feature the
 # kernel cannot run shows as unavailable without failing; not loaded is
 # exit status 3.
-. /mmfree/lib.sh
+MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
+# shellcheck source=../lib.sh
+. "$MMFREE_GUEST/lib.sh"
 
 # A header field of the text status: "NAME:   VALUE".
 text_field() {	# text name
@@ -18,8 +20,11 @@ ctl_rc 3 status
 assert_eq "$(text_field "$out" mmfree)" "not loaded" "status when not loaded"
 assert_eq "$(text_field "$out" kernel)" "$(uname -r)" "kernel when not loaded"
 ctl_rc 3 status --json
-echo "$out" | json_check || fail "status --json (not loaded) is not JSON"
-assert_match "$out" '"loaded": false' "JSON when not loaded"
+echo "$out" | json_object || fail "status --json (not loaded) is not one JSON object"
+assert_eq "$(json_get "$out" .loaded)" false "JSON: loaded when not loaded"
+assert_eq "$(json_get "$out" .kernel)" "\"$(uname -r)\"" "JSON: kernel when not loaded"
+assert_eq "$(json_get "$out" '[.version, .knobs, .features, .stats]')" \
+	'[null,{},{},{}]' "JSON: version, knobs, features, stats when not loaded"
 ctl_usage status --bogus
 
 load percpu_min_empty_pages=5 percpu_keep_empty_pages=6 pagefree_mode=async \
@@ -59,12 +64,13 @@ assert_eq "$(text_field "$text" mmfree)" loaded "loaded"
 assert_eq "$(text_field "$text" version)" "$(knob version)" "version"
 assert_eq "$(text_field "$text" kernel)" "$(uname -r)" "kernel"
 assert_eq "$(text_field "$text" module)" "$(modinfo -n mmfree)" "module file"
-echo "$json" | json_check || fail "status --json is not JSON"
-assert_match "$json" "\"version\": \"$(knob version)\"" "JSON version"
-assert_contains "$json" "\"kernel\": \"$(uname -r)\"," "JSON kernel"
-assert_match "$json" '"loaded": true' "JSON loaded"
-assert_match "$json" '"percpu": \{ "available": true \}' "JSON percpu available"
-assert_match "$json" '"pagefree": \{ "available": true \}' "JSON pagefree available"
+echo "$json" | json_object || fail "status --json is not one JSON object"
+assert_eq "$(json_get "$json" .version)" "\"$(knob version)\"" "JSON version"
+assert_eq "$(json_get "$json" .kernel)" "\"$(uname -r)\"" "JSON kernel"
+assert_eq "$(json_get "$json" .module)" "\"$(modinfo -n mmfree)\"" "JSON module file"
+assert_eq "$(json_get "$json" .loaded)" true "JSON loaded"
+assert_eq "$(json_get "$json" .features.percpu)" '{"available":true}' "JSON percpu available"
+assert_eq "$(json_get "$json" .features.pagefree)" '{"available":true}' "JSON pagefree available"
 
 # Every knob file under /sys/kernel/mmfree, in both outputs: a number, or
 # for a knob with names its name, a string in JSON.
@@ -75,11 +81,14 @@ for f in $(cd "$MMFREE" && find . -type f -perm -u+r -perm -u+w | sed 's|^\./||'
 	nknobs=$((nknobs + 1))
 	assert_eq "$(text_val "$text" "$f")" "$v" "status: $f"
 	case "$v" in
-	*[!0-9]*) assert_match "$json" "^ *\"$f\": \"$v\",?\$" "JSON: $f" ;;
-	*) assert_match "$json" "^ *\"$f\": $v,?\$" "JSON: $f" ;;
+	*[!0-9]*) want="\"$v\"" ;;
+	*) want=$v ;;
 	esac
+	# shellcheck disable=SC2016 # $f: jq's variable (--arg)
+	assert_eq "$(json_get "$json" '.knobs[$f]' --arg f "$f")" "$want" "JSON: $f"
 done
 assert_eq "$nknobs" 12 "knobs found in sysfs"
+assert_eq "$(json_get "$json" '.knobs | length')" "$nknobs" "knobs in JSON"
 # A knob with names: value, default and range by name.
 assert_match "$text" "^  pagefree/mode +async +sync +sync\|async\$" \
 	"status: pagefree/mode line"
@@ -97,34 +106,36 @@ for f in $stats; do
 	nstats=$((nstats + 1))
 	assert_eq "$(text_val "$text" "$name")" "$v" "status: $f"
 	tline=$(echo "$text" | grep "^  $name ")
-	line=$(echo "$json" | grep "\"$f\":") || fail "JSON: no $f"
-	assert_match "$line" "\"value\": $v," "JSON: $f"
+	# The stat's whole JSON object, members in order ($f: jq's).
+	# shellcheck disable=SC2016
+	line=$(json_get "$json" '.stats[$f]' --arg f "$f")
 	case "$f" in
 	percpu/stats/*_pages)
-		assert_match "$line" "\"unit\": \"pages_per_unit\", \"system_pages\": $((v * units)), \"system_bytes\": $((v * units * pagesize)) " \
+		assert_eq "$line" "{\"value\":$v,\"unit\":\"pages_per_unit\",\"system_pages\":$((v * units)),\"system_bytes\":$((v * units * pagesize))}" \
 			"JSON: $f system wide"
 		assert_match "$tline" \
 			" $((v * units)) pages, -?[0-9.]+ (B|KiB|MiB|GiB)\$" \
 			"status: $f system wide"
 		;;
 	pagefree/stats/*_pages)
-		assert_match "$line" "\"unit\": \"pages\", \"bytes\": $((v * pagesize)) }" \
+		assert_eq "$line" "{\"value\":$v,\"unit\":\"pages\",\"bytes\":$((v * pagesize))}" \
 			"JSON: $f in bytes"
 		assert_match "$tline" " $v  \([0-9.]+ (B|KiB|MiB|GiB|TiB)\)\$" \
 			"status: $f in bytes"
 		;;
 	*_ns)
-		assert_match "$line" '"unit": "ns" }' "JSON: $f unit"
+		assert_eq "$line" "{\"value\":$v,\"unit\":\"ns\"}" "JSON: $f unit"
 		assert_match "$tline" " $v  \([0-9.]+ (ns|us|ms|s)\)\$" \
 			"status: $f readable"
 		;;
 	*)
-		assert_match "$line" '"unit": "count" }' "JSON: $f unit"
+		assert_eq "$line" "{\"value\":$v,\"unit\":\"count\"}" "JSON: $f unit"
 		assert_match "$tline" " $v\$" "status: $f"
 		;;
 	esac
 done
 assert_eq "$nstats" 23 "stats found in sysfs"
+assert_eq "$(json_get "$json" '.stats | length')" "$nstats" "stats in JSON"
 
 # Human-readable bytes: populated pages, checked to one decimal.
 pop=$(text_val "$text" populated_pages)
@@ -153,11 +164,12 @@ assert_eq "$(text_val "$out" pagefree/mode)" sync "status: pagefree without perc
 assert_eq "$(text_val "$out" percpu/enabled)" "" "status: no percpu knobs"
 assert_eq "$(text_val "$out" populated_pages)" "" "status: no percpu stats"
 ctl_rc 0 status --json
-echo "$out" | json_check || fail "status --json without percpu is not JSON"
-assert_match "$out" '"percpu": \{ "available": false \}' "JSON: percpu unavailable"
-assert_match "$out" '"pagefree": \{ "available": true \}' "JSON: pagefree available"
-assert_match "$out" '"percpu/enabled": null' "JSON: percpu knob null"
-assert_match "$out" '"pagefree/mode": "sync"' "JSON: pagefree/mode without percpu"
+echo "$out" | json_object || fail "status --json without percpu is not one JSON object"
+assert_eq "$(json_get "$out" .features.percpu)" '{"available":false}' "JSON: percpu unavailable"
+assert_eq "$(json_get "$out" .features.pagefree)" '{"available":true}' "JSON: pagefree available"
+assert_eq "$(json_get "$out" '.knobs | has("percpu/enabled") and .["percpu/enabled"] == null')" \
+	true "JSON: percpu knob null"
+assert_eq "$(json_get "$out" '.knobs["pagefree/mode"]')" '"sync"' "JSON: pagefree/mode without percpu"
 ctl_rc 3 get percpu/min_empty_pages
 assert_match "$err" "percpu: unavailable \(see dmesg\)" "get without percpu"
 ctl_rc 3 set percpu/min_empty_pages 2
@@ -188,12 +200,16 @@ assert_eq "$(text_val "$out" percpu/enabled)" 1 "status: percpu without pagefree
 assert_eq "$(text_val "$out" pagefree/mode)" "" "status: no pagefree knobs"
 assert_eq "$(text_val "$out" offloaded_pages)" "" "status: no pagefree stats"
 ctl_rc 0 status --json
-echo "$out" | json_check || fail "status --json without pagefree is not JSON"
-assert_match "$out" '"pagefree": \{ "available": false \}' "JSON: pagefree unavailable"
-assert_match "$out" '"percpu": \{ "available": true \}' "JSON: percpu available"
-assert_match "$out" '"pagefree/mode": null' "JSON: pagefree/mode null"
-assert_match "$out" '"pagefree/workers": null' "JSON: pagefree/workers null"
-echo "$out" | grep -q '"pagefree/stats/' && fail "JSON: stats of an unavailable feature"
+echo "$out" | json_object || fail "status --json without pagefree is not one JSON object"
+assert_eq "$(json_get "$out" .features.pagefree)" '{"available":false}' "JSON: pagefree unavailable"
+assert_eq "$(json_get "$out" .features.percpu)" '{"available":true}' "JSON: percpu available"
+for k in pagefree/mode pagefree/workers; do
+	# shellcheck disable=SC2016 # $k: jq's variable (--arg)
+	assert_eq "$(json_get "$out" '.knobs | has($k) and .[$k] == null' --arg k "$k")" \
+		true "JSON: $k null"
+done
+assert_eq "$(json_get "$out" '[.stats | keys[] | select(startswith("pagefree/"))]')" '[]' \
+	"JSON: stats of an unavailable feature"
 ctl_rc 3 get pagefree/mode
 assert_match "$err" "pagefree: unavailable \(see dmesg\)" "get without pagefree"
 ctl_rc 3 set pagefree/mode async

@@ -6,7 +6,9 @@
 # changes nothing, as sysfs refuses it with EINVAL; enable/disable flip
 # the switches; percpu reclaim runs a scan, and fails while the feature is
 # off.
-. /mmfree/lib.sh
+MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
+# shellcheck source=../lib.sh
+. "$MMFREE_GUEST/lib.sh"
 
 unload
 ctl_rc 3 get enabled

@@ -6,10 +6,16 @@
 # both, before loading by mmfreectl; the example file installed by make
 # install, uncommented, is valid and names every parameter with its
 # default.
-. /mmfree/lib.sh
+MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
+# shellcheck source=../lib.sh
+. "$MMFREE_GUEST/lib.sh"
 
 conf=/etc/modprobe.d/mmfree.conf
-example=/mmfree/etc/modprobe.d/mmfree.conf
+# The example installed by make install, from the project's etc/: in the
+# VM beside these files (tests/run.sh, tests/vm.sh), two levels up in a
+# checkout (tests/installed.sh).
+example=$MMFREE_GUEST/etc/modprobe.d/mmfree.conf
+[ -f "$example" ] || example=$MMFREE_GUEST/../../etc/modprobe.d/mmfree.conf
 mkdir -p /etc/modprobe.d
 cleanup() {
 	rm -f "$conf"

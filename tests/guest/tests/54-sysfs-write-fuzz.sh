@@ -5,12 +5,15 @@
 # names takes (and numbers for it, its names for the others), empty
 # writes, and writes by a non-root user are all rejected and change no
 # value; the module works afterwards.
-. /mmfree/lib.sh
+MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
+# shellcheck source=../lib.sh
+. "$MMFREE_GUEST/lib.sh"
 
 unload
 load
 [ -d "$MMFREE/pagefree" ] || fail "pagefree unavailable (see dmesg)"
 files=$(cd "$MMFREE" && find . -type f -perm -u+w | sed 's|^\./||' | sort)
+# shellcheck disable=SC2086 # the list on one line
 echo "writable:" $files
 [ "$(echo "$files" | wc -l)" -ge 13 ] || fail "expected 12 knobs and reclaim"
 
@@ -49,6 +52,7 @@ try() {	# file input what...
 # to 64 of them, with at least one byte that is neither a digit nor a
 # newline, so that no file can accept them.
 lengths=$(od -An -v -N2000 -tu1 /dev/urandom)
+# shellcheck disable=SC2086 # one number a word
 set -- $lengths
 for f in $files; do
 	i=0

@@ -5,8 +5,11 @@
 # where it was (within 12 MiB: leaking one region fails), with the pool
 # really used (offloaded_pages grew), every gathered page accounted in
 # the statistics, and none in flight.
-. /mmfree/lib.sh
-. /mmfree/lib-pagefree.sh
+MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
+# shellcheck source=../lib.sh
+. "$MMFREE_GUEST/lib.sh"
+# shellcheck source=../lib-pagefree.sh
+. "$MMFREE_GUEST/lib-pagefree.sh"
 
 n=${PF_LEAK_CYCLES:-100}
 mb=32

@@ -6,8 +6,11 @@
 # four combinations of parent/child and exit/munmap; pftest cow).  In
 # sync and async mode, and in async with every gather offloaded in
 # 16-page items.
-. /mmfree/lib.sh
-. /mmfree/lib-pagefree.sh
+MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
+# shellcheck source=../lib.sh
+. "$MMFREE_GUEST/lib.sh"
+# shellcheck source=../lib-pagefree.sh
+. "$MMFREE_GUEST/lib-pagefree.sh"
 
 rounds=${PF_COW_ROUNDS:-8}
 

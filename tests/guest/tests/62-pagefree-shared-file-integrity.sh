@@ -5,8 +5,11 @@
 # through read(2), through a new mapping, through its own mapping, and
 # again after fsync and POSIX_FADV_DONTNEED (from the disk).  On tmpfs and
 # on ext4 (on a zram disk), in sync and in async mode.
-. /mmfree/lib.sh
-. /mmfree/lib-pagefree.sh
+MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
+# shellcheck source=../lib.sh
+. "$MMFREE_GUEST/lib.sh"
+# shellcheck source=../lib-pagefree.sh
+. "$MMFREE_GUEST/lib-pagefree.sh"
 
 rounds=${PF_FILE_ROUNDS:-3}
 dirs=/tmp

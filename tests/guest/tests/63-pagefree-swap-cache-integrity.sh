@@ -7,8 +7,11 @@
 # the parent reads its whole region back intact (pftest swap).  Pages
 # must really have been swapped out and come back through the swap cache,
 # and afterwards no swap slot stays in use.  In sync and async mode.
-. /mmfree/lib.sh
-. /mmfree/lib-pagefree.sh
+MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
+# shellcheck source=../lib.sh
+. "$MMFREE_GUEST/lib.sh"
+# shellcheck source=../lib-pagefree.sh
+. "$MMFREE_GUEST/lib-pagefree.sh"
 
 mb=${PF_SWAP_MB:-48}
 rounds=${PF_SWAP_ROUNDS:-1}

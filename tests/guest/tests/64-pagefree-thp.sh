@@ -5,8 +5,11 @@
 # 1 MiB + 4 KiB pieces that split huge pages with the rest verified
 # (pftest split), and munmap and fork/exit cycles; afterwards MemFree and
 # AnonHugePages are back where they were.
-. /mmfree/lib.sh
-. /mmfree/lib-pagefree.sh
+MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
+# shellcheck source=../lib.sh
+. "$MMFREE_GUEST/lib.sh"
+# shellcheck source=../lib-pagefree.sh
+. "$MMFREE_GUEST/lib-pagefree.sh"
 
 ran=0
 for thp in always never; do

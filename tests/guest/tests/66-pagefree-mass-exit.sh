@@ -5,8 +5,11 @@
 # must take pages); in sync and async mode.  All are reaped with the
 # right status, every page is accounted, and free memory comes back (no
 # leak); the console shows no splat.
-. /mmfree/lib.sh
-. /mmfree/lib-pagefree.sh
+MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
+# shellcheck source=../lib.sh
+. "$MMFREE_GUEST/lib.sh"
+# shellcheck source=../lib-pagefree.sh
+. "$MMFREE_GUEST/lib-pagefree.sh"
 
 n=${PF_HERD:-32}
 mb=16

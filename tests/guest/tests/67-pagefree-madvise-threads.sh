@@ -6,8 +6,11 @@
 # freed pages (a stale mapping writing into one would corrupt it).  With
 # idle_only=0 (the threads keep both CPUs busy), in sync and async mode;
 # the pool must have taken the zapped pages, and none may leak.
-. /mmfree/lib.sh
-. /mmfree/lib-pagefree.sh
+MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
+# shellcheck source=../lib.sh
+. "$MMFREE_GUEST/lib.sh"
+# shellcheck source=../lib-pagefree.sh
+. "$MMFREE_GUEST/lib-pagefree.sh"
 
 secs=${PF_THREADS_SECONDS:-5}
 for mode in sync async; do

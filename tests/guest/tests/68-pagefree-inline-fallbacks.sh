@@ -5,8 +5,11 @@
 # work item allocation fails, so everything is freed inline as nomem and
 # nothing is offloaded, in sync and async mode; test_fail_alloc=3 mixes
 # both.  No leak either way.
-. /mmfree/lib.sh
-. /mmfree/lib-pagefree.sh
+MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
+# shellcheck source=../lib.sh
+. "$MMFREE_GUEST/lib.sh"
+# shellcheck source=../lib-pagefree.sh
+. "$MMFREE_GUEST/lib-pagefree.sh"
 
 mb=64
 pages=$((2 * mb * 256))		# two munmaps of $mb MiB
@@ -61,8 +64,9 @@ for mode in sync async; do
 		help=$(pf_delta helped_pages)
 		expect=$((5 * (32 + 32) * 256))
 		if [ $every = 1 ]; then
-			[ "$off" = 0 ] && [ "$(pf_delta work_items)" = 0 ] ||
+			if [ "$off" != 0 ] || [ "$(pf_delta work_items)" != 0 ]; then
 				fail "$mode, every allocation failing: $off pages offloaded"
+			fi
 			[ "$help" = 0 ] || fail "$mode, every allocation failing: $help pages helped"
 			[ "$nomem" -ge $((expect * 9 / 10)) ] ||
 				fail "$mode, every allocation failing: only $nomem of $expect pages inline as nomem"

@@ -6,8 +6,11 @@
 # reason; the same munmap outside goes to the pool.  (Workers are root
 # cgroup SCHED_NORMAL kworkers: before, they did the limited task's
 # freeing outside its limit, and a SCHED_FIFO task waited on them.)
-. /mmfree/lib.sh
-. /mmfree/lib-pagefree.sh
+MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
+# shellcheck source=../lib.sh
+. "$MMFREE_GUEST/lib.sh"
+# shellcheck source=../lib-pagefree.sh
+. "$MMFREE_GUEST/lib-pagefree.sh"
 
 mb=64
 n=2

@@ -13,8 +13,11 @@
 # pick a victim.  The cgroup's oom_kill count in async mode is at most
 # the stock count in the same setting (and the async run really
 # offloaded).
-. /mmfree/lib.sh
-. /mmfree/lib-pagefree.sh
+MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
+# shellcheck source=../lib.sh
+. "$MMFREE_GUEST/lib.sh"
+# shellcheck source=../lib-pagefree.sh
+. "$MMFREE_GUEST/lib-pagefree.sh"
 
 holders=3
 mb=48
@@ -32,6 +35,7 @@ run() {	# label memory.max [starve]
 		cpus="taskset -c 1"
 	fi
 	pf_cgroup "$2" 0
+	# shellcheck disable=SC2086 # $cpus: nothing, or a command and its options
 	out=$(pf_in_cgroup $cpus pftest oom $holders $mb "$rounds")
 	rc=$?
 	pf_bg_stop

@@ -12,21 +12,26 @@
 # runs (A is given 120 s).  (The drain used to report progress for every
 # OOM with pages in flight: A waited for B's pages and retried for as
 # long as B ran.)
-. /mmfree/lib.sh
-. /mmfree/lib-pagefree.sh
+MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
+# shellcheck source=../lib.sh
+. "$MMFREE_GUEST/lib.sh"
+# shellcheck source=../lib-pagefree.sh
+. "$MMFREE_GUEST/lib-pagefree.sh"
 
 NODES=/sys/devices/system/node
 limit=120
 
 node_cpu() {	# node: its first CPU
-	sed 's/[-,].*//' $NODES/node$1/cpulist
+	sed 's/[-,].*//' "$NODES/node$1/cpulist"
 }
 
 run() {	# label
 	pf_bg nice -n -20 taskset -c "$(node_cpu 0)" pftest spin 600
+	# shellcheck disable=SC2016 # "$0": sh -c's first argument, the CPU
 	pf_bg sh -c 'echo -1000 >/proc/self/oom_score_adj && exec taskset -c "$0" pftest node 512 1000000 0' "$(node_cpu 1)"
 	sleep 5
 	t0=$(date +%s.%N)
+	# shellcheck disable=SC2016 # as above
 	timeout -k 5 $limit sh -c 'echo 1000 >/proc/self/oom_score_adj && exec taskset -c "$0" pftest hog 1 64' "$(node_cpu 1)"
 	rc=$?
 	t1=$(date +%s.%N)

@@ -10,8 +10,11 @@
 # with every gather pooled (min_pages=0) and the pool's workers starved,
 # so that anything left to them would still be in flight.  (Async used to
 # fail: ENOMEM on the new mapping.)
-. /mmfree/lib.sh
-. /mmfree/lib-pagefree.sh
+MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
+# shellcheck source=../lib.sh
+. "$MMFREE_GUEST/lib.sh"
+# shellcheck source=../lib-pagefree.sh
+. "$MMFREE_GUEST/lib-pagefree.sh"
 
 HP=/proc/sys/vm/nr_hugepages
 mb=64

@@ -11,8 +11,11 @@
 # atomic" or other splat.  No task can start a gather inside another on
 # these kernels, so this shows the path is safe rather than a failure
 # that used to happen.
-. /mmfree/lib.sh
-. /mmfree/lib-pagefree.sh
+MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
+# shellcheck source=../lib.sh
+. "$MMFREE_GUEST/lib.sh"
+# shellcheck source=../lib-pagefree.sh
+. "$MMFREE_GUEST/lib-pagefree.sh"
 
 NODES=/sys/devices/system/node
 T=/sys/kernel/tracing
@@ -20,9 +23,9 @@ mb=32
 [ -d $T ] || skip "no tracefs"
 
 hp() {	# node count
-	echo "$2" >$NODES/node$1/hugepages/hugepages-2048kB/nr_hugepages
-	[ "$(cat $NODES/node$1/hugepages/hugepages-2048kB/nr_hugepages)" = "$2" ] ||
-		skip "node $1: only $(cat $NODES/node$1/hugepages/hugepages-2048kB/nr_hugepages) of $2 huge pages"
+	echo "$2" >"$NODES/node$1/hugepages/hugepages-2048kB/nr_hugepages"
+	[ "$(cat "$NODES/node$1/hugepages/hugepages-2048kB/nr_hugepages")" = "$2" ] ||
+		skip "node $1: only $(cat "$NODES/node$1/hugepages/hugepages-2048kB/nr_hugepages") of $2 huge pages"
 }
 
 trace_off() {

@@ -9,8 +9,11 @@
 # still pooled, but as a sync one whose items the reaper takes back and
 # frees itself (the mm is not the reaper's own).  (Async used to return
 # with the memory still in flight.)
-. /mmfree/lib.sh
-. /mmfree/lib-pagefree.sh
+MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
+# shellcheck source=../lib.sh
+. "$MMFREE_GUEST/lib.sh"
+# shellcheck source=../lib-pagefree.sh
+. "$MMFREE_GUEST/lib-pagefree.sh"
 
 mb=256
 RT=/proc/sys/kernel/sched_rt_runtime_us
@@ -28,7 +31,9 @@ run() {	# label
 	echo "$1: $out"
 	took=$(echo "$out" | sed -n 's/.*child took \([0-9-]*\) kB.*/\1/p')
 	back=$(echo "$out" | sed -n 's/.*; \([0-9-]*\) kB were back.*/\1/p')
-	[ -n "$took" ] && [ -n "$back" ] || fail "$1: cannot read pftest's output"
+	if [ -z "$took" ] || [ -z "$back" ]; then
+		fail "$1: cannot read pftest's output"
+	fi
 	[ "$took" -ge $((mb * 1024 * 9 / 10)) ] ||
 		fail "$1: the child took only $took kB"
 	[ $((back * 10)) -ge $((took * 9)) ] ||

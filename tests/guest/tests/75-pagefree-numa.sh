@@ -8,13 +8,16 @@
 # CPU's node instead (plain queue_work(), or 6.1's implicitly ordered
 # workqueue with one pool for all nodes), 6.1 would free every page on
 # the wrong node, and 6.12 7-30% of them (measured).
-. /mmfree/lib.sh
-. /mmfree/lib-pagefree.sh
+MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
+# shellcheck source=../lib.sh
+. "$MMFREE_GUEST/lib.sh"
+# shellcheck source=../lib-pagefree.sh
+. "$MMFREE_GUEST/lib-pagefree.sh"
 
 NODES=/sys/devices/system/node
 
 node_cpu() {	# node: its first CPU
-	sed 's/[-,].*//' $NODES/node$1/cpulist
+	sed 's/[-,].*//' "$NODES/node$1/cpulist"
 }
 
 mb=64

@@ -7,8 +7,11 @@
 # line saying why, leaving pagefree/enabled at 0; once ftrace is back on,
 # enabling works and the pool takes gathers again.  (Before the ops were
 # permanent the writes succeeded; on 6.1 the third write hung the guest.)
-. /mmfree/lib.sh
-. /mmfree/lib-pagefree.sh
+MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
+# shellcheck source=../lib.sh
+. "$MMFREE_GUEST/lib.sh"
+# shellcheck source=../lib-pagefree.sh
+. "$MMFREE_GUEST/lib-pagefree.sh"
 
 SYSCTL=/proc/sys/kernel/ftrace_enabled
 [ -w $SYSCTL ] || skip "no $SYSCTL"
@@ -16,7 +19,7 @@ assert_eq "$(cat $SYSCTL)" 1 "kernel.ftrace_enabled at the start"
 
 # Write kernel.ftrace_enabled; print the error and fail as the write did.
 ftrace_write() {
-	/usr/bin/printf '%s' "$1" 2>&1 >$SYSCTL
+	{ /usr/bin/printf '%s' "$1" >$SYSCTL; } 2>&1
 }
 
 restore_ftrace() {

@@ -5,8 +5,11 @@
 # and loaded again (with other parameters) every few steps.  No check
 # fails, no knob write is refused, no splat, and afterwards nothing is in
 # flight and MemFree is back (no leak).
-. /mmfree/lib.sh
-. /mmfree/lib-pagefree.sh
+MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
+# shellcheck source=../lib.sh
+. "$MMFREE_GUEST/lib.sh"
+# shellcheck source=../lib-pagefree.sh
+. "$MMFREE_GUEST/lib-pagefree.sh"
 
 steps=${PF_CHURN_STEPS:-20}
 dir=/tmp/pf-churn
@@ -21,10 +24,10 @@ churn() {	# id
 		0) pftest cow 16 4 ;;
 		1) pftest munmap 16 4 ;;
 		2) pftest forkexit 16 4 ;;
-		esac >$dir/$1.log 2>&1 || { cp $dir/$1.log $dir/fail.$1.$i; }
+		esac >"$dir/$1.log" 2>&1 || { cp "$dir/$1.log" "$dir/fail.$1.$i"; }
 		i=$((i + 1))
 	done
-	echo $i >$dir/$1.loops
+	echo $i >"$dir/$1.loops"
 }
 
 pf_load
@@ -66,7 +69,7 @@ for p in $PF_BG; do
 done
 PF_BG=
 echo "churn loops: a $(cat $dir/a.loops 2>/dev/null), b $(cat $dir/b.loops 2>/dev/null); $reloads reloads"
-for f in $dir/fail.*; do
+for f in "$dir"/fail.*; do
 	[ -e "$f" ] || continue
 	cat "$f"
 	fail "a workload failed during the churn ($f)"

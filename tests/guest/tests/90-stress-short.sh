@@ -6,8 +6,10 @@
 # afterwards no splat, no memory unaccounted for, nothing in flight and
 # percpu accounting equal to its recount (the script's own checks; its
 # report table is printed).  STRESS_SECONDS overrides the 60 s.
-. /mmfree/lib.sh
+MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
+# shellcheck source=../lib.sh
+. "$MMFREE_GUEST/lib.sh"
 
 unload
-STRESS_SECONDS=${STRESS_SECONDS:-60} sh /mmfree/stress.sh ||
+STRESS_SECONDS=${STRESS_SECONDS:-60} sh "$MMFREE_GUEST/stress.sh" ||
 	fail "stress run failed (see its errors above)"
