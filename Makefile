@@ -38,8 +38,13 @@ all: modules
 modules:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
+# Not Kbuild's "clean": with M= it deletes every *.ko and *.o under this
+# directory, the kernels cached in build/ included.  Only the module's own
+# objects, here and in module/.
 clean:
-	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	find . module -maxdepth 1 -type f \( -name '*.o' -o -name '*.ko' \
+		-o -name '*.mod' -o -name '*.mod.c' -o -name '.*.cmd' \
+		-o -name Module.symvers -o -name modules.order \) -delete
 	rm -rf build/mmfreectl $(MMFREECTL_OBJDIR)
 
 vm_args = $(if $(KERNEL),--kernel $(KERNEL)) $(if $(TEST),--test $(TEST))

@@ -45,6 +45,24 @@ while read -r id kver suite _; do
 	report "build W=1 C=2 $kver ($id, ${cc:-unknown compiler})" "$st" "$log"
 done < <("$top/scripts/kernels.sh")
 
+# make clean removes the module's objects and nothing in build/ (Kbuild's
+# own clean deleted every cached kernel's modules there).
+out=$top/build/lint/clean
+log=$out.log
+rm -rf "$out"
+mkdir -p "$out/build/cache"
+(cd "$top" && cp -a Makefile "${src[@]}" "$out/")
+touch "$out/build/cache/kept.ko" "$out/build/cache/kept.o"
+kver=$("$top/scripts/kernels.sh" | awk '$3 == "bookworm" { print $2; exit }')
+st=0
+{
+	make -C "$out" KVER="$kver" modules &&
+	make -C "$out" KVER="$kver" clean &&
+	[ -f "$out/build/cache/kept.ko" ] && [ -f "$out/build/cache/kept.o" ] &&
+	[ -z "$(find "$out" -maxdepth 2 -path "$out/build" -prune -o \( -name '*.o' -o -name '*.ko' \) -print)" ]
+} >"$log" 2>&1 || st=1
+report "make clean removes the objects, keeps build/" "$st" "$log"
+
 # mmfreectl, the userspace tool: -Wall -Wextra -Werror, built afresh.
 log=$top/build/lint/mmfreectl.log
 st=0
@@ -75,16 +93,18 @@ st=0
 {
 	# Out of tree, the version checks are the point of module/compat.h.
 	# The knobs' declaration is a list macro (an X-macro, as in the
-	# kernel's own tables) that param.c expands into module parameters:
-	# those two files only may have macros that are not expressions.
-	xmacro=(include/mmfree/knobs.h module/param.c)
+	# kernel's own tables) that param.c expands into module parameters,
+	# and trace.h is written in TRACE_EVENT()'s language (laid out as
+	# include/trace/events/ is): those files only may have macros that
+	# are not expressions and open-ended lines.
+	xmacro=(include/mmfree/knobs.h module/param.c module/trace.h)
 	mod_src=()
 	for f in module/*.[ch] include/mmfree/*.h; do
 		[[ " ${xmacro[*]} " == *" $f "* ]] || mod_src+=("$f")
 	done
 	checkpatch --ignore FILE_PATH_CHANGES,LINUX_VERSION_CODE \
 		-f "${mod_src[@]}" || st=1
-	checkpatch --ignore FILE_PATH_CHANGES,COMPLEX_MACRO,MACRO_ARG_REUSE,MACRO_ARG_UNUSED,MULTISTATEMENT_MACRO_USE_DO_WHILE,TRAILING_SEMICOLON \
+	checkpatch --ignore FILE_PATH_CHANGES,COMPLEX_MACRO,MACRO_ARG_REUSE,MACRO_ARG_UNUSED,MULTISTATEMENT_MACRO_USE_DO_WHILE,TRAILING_SEMICOLON,OPEN_ENDED_LINE,PARENTHESIS_ALIGNMENT \
 		-f "${xmacro[@]}" || st=1
 	# Userspace has no <linux/compiler_attributes.h>: the __printf()
 	# checkpatch prefers is mmfreectl.h's own, an __attribute__.
