@@ -167,6 +167,16 @@ static inline void *mmfree_task_group(struct task_struct *t)
 /* cfs_bandwidth.quota without a limit (kernel/sched/sched.h). */
 #define MMFREE_RUNTIME_INF	((u64)~0ULL)
 
+/*
+ * Fill a trace event's string field: since 6.10 __string() names the
+ * source and __assign_str() takes the field alone.
+ */
+#if KERNEL_VERSION(6, 10, 0) <= LINUX_VERSION_CODE
+#define mmfree_assign_str(dst, src)	do { (void)(src); __assign_str(dst); } while (0)
+#else
+#define mmfree_assign_str(dst, src)	__assign_str(dst, src)
+#endif
+
 /* The largest array the kernel passes: 512 entries and a count (6.12). */
 #define MMFREE_GATHERED_MAX	513
 

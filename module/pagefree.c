@@ -82,6 +82,7 @@
 
 #include "compat.h"
 #include "mmfree.h"
+#include "trace.h"
 
 /* Idle CPUs looked at per decision, so huge machines pay a bounded cost. */
 #define MMFREE_IDLE_SCAN_MAX	64
@@ -265,14 +266,29 @@ static void mmfree_gather_close(struct mmfree_gather *g)
 	unsigned long helped;
 
 	helped = mmfree_waiter_finish(&g->waiter);
+	start = ktime_get_ns() - start;
 	mmfree_stat_add(MMFREE_STAT_PAGEFREE_HELPED_PAGES, helped);
-	mmfree_stat_add(MMFREE_STAT_PAGEFREE_WAIT_NS, ktime_get_ns() - start);
+	mmfree_stat_add(MMFREE_STAT_PAGEFREE_WAIT_NS, start);
+	trace_mmfree_wait(helped, start);
 
 	spin_lock(&mmfree_gathers_lock);
 	hash_del_rcu(&g->node);
 	atomic_dec(&mmfree_nr_gathers);
 	spin_unlock(&mmfree_gathers_lock);
 	kfree_rcu(g, rcu);
+}
+
+/*
+ * Where gathered pages went, named by the statistic that counts them.  A
+ * flush with nothing gathered (most small munmaps flush more than once)
+ * decided nothing.
+ */
+static void mmfree_trace_offload(enum mmfree_stat_id why, unsigned long pages,
+				 int nid, bool async)
+{
+	if (pages)
+		trace_mmfree_offload(pages, nid, async,
+				     mmfree_stat_descs[why].name);
 }
 
 /*
@@ -293,12 +309,18 @@ static struct mmfree_gather *mmfree_gather_try_open(struct mmu_gather *tlb)
 	if (pending < min) {
 		mmfree_stat_add(MMFREE_STAT_PAGEFREE_INLINE_SMALL_PAGES,
 				pending);
+		mmfree_trace_offload(MMFREE_STAT_PAGEFREE_INLINE_SMALL_PAGES,
+				     pending, NUMA_NO_NODE, false);
 		return NULL;
 	}
 	g = mmfree_gather_open(tlb);
-	if (!g)
+	if (!g) {
+		pending = mmfree_tlb_pending(tlb, ULONG_MAX);
 		mmfree_stat_add(MMFREE_STAT_PAGEFREE_INLINE_NOMEM_PAGES,
-				mmfree_tlb_pending(tlb, ULONG_MAX));
+				pending);
+		mmfree_trace_offload(MMFREE_STAT_PAGEFREE_INLINE_NOMEM_PAGES,
+				     pending, NUMA_NO_NODE, false);
+	}
 	return g;
 }
 
@@ -405,10 +427,16 @@ static bool mmfree_offload_allowed(const struct mmfree_gather *g,
 }
 
 static void mmfree_free_inline(void **entries, unsigned int nr,
-			       enum mmfree_stat_id why)
+			       enum mmfree_stat_id why, bool async)
 {
-	if (nr)
-		mmfree_stat_add(why, mmfree_entries_pages(entries, nr));
+	if (nr) {
+		unsigned long pages = mmfree_entries_pages(entries, nr);
+
+		mmfree_stat_add(why, pages);
+		mmfree_trace_offload(why, pages,
+				     page_to_nid(mmfree_gathered_page(entries)),
+				     async);
+	}
 	mmfree_call_free_pages(entries, nr);
 }
 
@@ -458,17 +486,22 @@ static void mmfree_offload(struct mmfree_gather *g, void **entries,
 		/* The hugetlb pool recovers only when its pages are freed. */
 		if (PageHuge(page)) {
 			mmfree_free_inline(run, end,
-					   MMFREE_STAT_PAGEFREE_INLINE_HUGETLB_PAGES);
+					   MMFREE_STAT_PAGEFREE_INLINE_HUGETLB_PAGES,
+					   g->async);
 		} else if (mmfree_node_pressure(page_to_nid(page))) {
 			mmfree_free_inline(run, end,
-					   MMFREE_STAT_PAGEFREE_INLINE_PRESSURE_PAGES);
+					   MMFREE_STAT_PAGEFREE_INLINE_PRESSURE_PAGES,
+					   g->async);
 		} else {
 			item = mmfree_item_alloc();
 			if (!item) {
 				mmfree_free_inline(run, nr - start,
-						   MMFREE_STAT_PAGEFREE_INLINE_NOMEM_PAGES);
+						   MMFREE_STAT_PAGEFREE_INLINE_NOMEM_PAGES,
+						   g->async);
 				return;
 			}
+			mmfree_trace_offload(MMFREE_STAT_PAGEFREE_OFFLOADED_PAGES,
+					     pages, page_to_nid(page), g->async);
 			mmfree_item_put_entries(item, run, end, pages);
 			mmfree_item_queue(item, g->async ? NULL : &g->waiter,
 					  page_to_nid(page));
@@ -496,7 +529,7 @@ static void mmfree_free_pages_and_swap_cache(void **entries, int nr)
 		mmfree_call_lru_add_drain();
 		mmfree_offload(g, entries, nr);
 	} else {
-		mmfree_free_inline(entries, nr, why);
+		mmfree_free_inline(entries, nr, why, g && g->async);
 	}
 	mmfree_leave();
 }
@@ -601,14 +634,20 @@ static bool mmfree_oom_drained(struct oom_control *oc)
 {
 	struct mem_cgroup *memcg = oc->memcg;
 
+	long pages = mmfree_oom_inflight(oc);
+	bool progress;
+
 	/* order -1: sysrq asked for a kill, not for memory. */
-	if (oc->order < 0 || !mmfree_oom_inflight(oc))
+	if (oc->order < 0 || !pages)
 		return false;
 	mmfree_pool_drain();
 	if (!memcg)
-		return mmfree_oom_zones_ok(oc);
-	return page_counter_read(&memcg->memory) + (1UL << oc->order) <=
-	       READ_ONCE(memcg->memory.max);
+		progress = mmfree_oom_zones_ok(oc);
+	else
+		progress = page_counter_read(&memcg->memory) +
+			   (1UL << oc->order) <= READ_ONCE(memcg->memory.max);
+	trace_mmfree_oom_drain(pages, progress);
+	return progress;
 }
 
 /* Redirected here: out_of_memory(), with pages in flight that may help. */

@@ -43,6 +43,7 @@
 
 #include "compat.h"
 #include "mmfree.h"
+#include "trace.h"
 
 /* A page is empty when its block's longest free run spans the page. */
 #define MMFREE_PCPU_BLOCK_BITS	(PAGE_SIZE >> 2)	/* PCPU_MIN_ALLOC_SHIFT */
@@ -209,7 +210,7 @@ static void *mmfree_percpu_holder(int min, int keep, bool *none)
  * chunks outside the candidates do not hold it, the candidate with the
  * fewest empty pages that can hold it alone stays; all others go.
  */
-static void mmfree_percpu_isolate(void)
+static void mmfree_percpu_isolate(int *chunks, int *pages)
 {
 	int min = mmfree_knob(MMFREE_KNOB_PERCPU_MIN_EMPTY_PAGES);
 	int keep = mmfree_knob(MMFREE_KNOB_PERCPU_KEEP_EMPTY_PAGES);
@@ -232,6 +233,8 @@ static void mmfree_percpu_isolate(void)
 		*mmfree_pcpu.nr_empty_pop_pages -=
 			CHUNK(chunk, nr_empty_pop_pages, int);
 		list_move(mmfree_chunk_node(chunk), to);
+		(*chunks)++;
+		*pages += CHUNK(chunk, nr_empty_pop_pages, int);
 		mmfree_stat_add(MMFREE_STAT_PERCPU_ISOLATED_CHUNKS, 1);
 		mmfree_percpu_run.isolated = true;
 	}
@@ -246,6 +249,7 @@ static void notrace mmfree_balance_workfn_cb(unsigned long ip,
 					     struct ftrace_ops *op,
 					     struct ftrace_regs *fregs)
 {
+	int chunks = 0, pages = 0;
 	unsigned long flags;
 
 	if (!test_and_clear_bit(MMFREE_PCPU_RUN_WANTED, &mmfree_percpu_flags))
@@ -253,9 +257,10 @@ static void notrace mmfree_balance_workfn_cb(unsigned long ip,
 	spin_lock_irqsave(mmfree_pcpu.lock, flags);
 	mmfree_percpu_run.isolated = false;
 	mmfree_percpu_run.populated = *mmfree_pcpu.nr_populated;
-	mmfree_percpu_isolate();
+	mmfree_percpu_isolate(&chunks, &pages);
 	spin_unlock_irqrestore(mmfree_pcpu.lock, flags);
 	mmfree_stat_add(MMFREE_STAT_PERCPU_SCANS, 1);
+	trace_mmfree_percpu_scan(chunks, pages);
 }
 
 /*
@@ -276,6 +281,7 @@ static void notrace mmfree_balance_free_cb(unsigned long ip,
 			  READ_ONCE(*mmfree_pcpu.nr_populated));
 	if (released > 0)
 		mmfree_stat_add(MMFREE_STAT_PERCPU_DEPOPULATED_PAGES, released);
+	trace_mmfree_percpu_result(released);
 	mmfree_percpu_run.isolated = false;
 }
 

@@ -39,6 +39,7 @@
 
 #include "compat.h"
 #include "mmfree.h"
+#include "trace.h"
 
 struct mmfree_item {
 	struct work_struct work;
@@ -111,12 +112,13 @@ static void mmfree_item_workfn(struct work_struct *work)
 	u64 start = ktime_get_ns();
 
 	mmfree_item_free_pages(item);
+	start = ktime_get_ns() - start;
 	mmfree_stat_add(MMFREE_STAT_PAGEFREE_OFFLOADED_PAGES, item->pages);
 	/* Queued on the pages' node; the scheduler may have moved the worker. */
 	if (numa_node_id() != item->nid)
 		mmfree_stat_add(MMFREE_STAT_PAGEFREE_REMOTE_PAGES, item->pages);
-	mmfree_stat_add(MMFREE_STAT_PAGEFREE_WORKER_NS,
-			ktime_get_ns() - start);
+	mmfree_stat_add(MMFREE_STAT_PAGEFREE_WORKER_NS, start);
+	trace_mmfree_item_freed(item->pages, item->nid, start, false);
 	atomic_dec(&mmfree_pool_items);
 	/* A sync item's memory is its waiter's: hands off after this. */
 	if (w)
@@ -171,10 +173,14 @@ unsigned long mmfree_waiter_finish(struct mmfree_waiter *w)
 	unsigned long helped = 0;
 
 	list_for_each_entry_reverse(item, &w->items, node) {
+		u64 start = ktime_get_ns();
+
 		if (!cancel_work(&item->work))
 			continue;
 		atomic_dec(&mmfree_pool_items);
 		mmfree_item_free_pages(item);
+		trace_mmfree_item_freed(item->pages, item->nid,
+					ktime_get_ns() - start, true);
 		helped += item->pages;
 		mmfree_waiter_put(w);
 	}

@@ -14,6 +14,9 @@
  * gathered huge page counts all its pages).  MMFREE_STAT_NSEC values are
  * nanoseconds.  MMFREE_STAT_COUNT values are plain counts.
  *
+ * A statistic with gauge set can go down (a level: pages populated now);
+ * the others only grow while the module is loaded (events since load).
+ *
  * A statistic with root_only set is read under a kernel lock that every
  * percpu allocation takes (a walk over the chunks): its file is 0400, so
  * that no unprivileged reader can stall allocations.  The others read
@@ -62,6 +65,7 @@ struct mmfree_stat_desc {
 	const char *dir;
 	const char *name;
 	enum mmfree_stat_unit unit;
+	int gauge;
 	int root_only;
 	const char *help;
 };
@@ -77,27 +81,27 @@ extern const struct mmfree_stat_desc mmfree_stat_descs[MMFREE_NR_STATS];
 const struct mmfree_stat_desc mmfree_stat_descs[MMFREE_NR_STATS] = {
 	[MMFREE_STAT_PERCPU_POPULATED_PAGES] = {
 		.dir = "percpu/stats", .name = "populated_pages",
-		.unit = MMFREE_STAT_PAGES,
+		.unit = MMFREE_STAT_PAGES, .gauge = 1,
 		.help = "populated percpu pages (pcpu_nr_populated)",
 	},
 	[MMFREE_STAT_PERCPU_EMPTY_PAGES] = {
 		.dir = "percpu/stats", .name = "empty_pages",
-		.unit = MMFREE_STAT_PAGES, .root_only = 1,
+		.unit = MMFREE_STAT_PAGES, .gauge = 1, .root_only = 1,
 		.help = "populated pages with no live allocation, all chunks",
 	},
 	[MMFREE_STAT_PERCPU_FLOOR_PAGES] = {
 		.dir = "percpu/stats", .name = "floor_pages",
-		.unit = MMFREE_STAT_PAGES, .root_only = 1,
+		.unit = MMFREE_STAT_PAGES, .gauge = 1, .root_only = 1,
 		.help = "populated pages holding live allocations: the floor",
 	},
 	[MMFREE_STAT_PERCPU_CHUNKS] = {
 		.dir = "percpu/stats", .name = "chunks",
-		.unit = MMFREE_STAT_COUNT, .root_only = 1,
+		.unit = MMFREE_STAT_COUNT, .gauge = 1, .root_only = 1,
 		.help = "chunks on the kernel's lists",
 	},
 	[MMFREE_STAT_PERCPU_UNITS] = {
 		.dir = "percpu/stats", .name = "units",
-		.unit = MMFREE_STAT_COUNT,
+		.unit = MMFREE_STAT_COUNT, .gauge = 1,
 		.help = "units per chunk (one per possible CPU)",
 	},
 	[MMFREE_STAT_PERCPU_DEPOPULATED_PAGES] = {
@@ -172,7 +176,7 @@ const struct mmfree_stat_desc mmfree_stat_descs[MMFREE_NR_STATS] = {
 	},
 	[MMFREE_STAT_PAGEFREE_INFLIGHT_PAGES] = {
 		.dir = "pagefree/stats", .name = "inflight_pages",
-		.unit = MMFREE_STAT_FREED,
+		.unit = MMFREE_STAT_FREED, .gauge = 1,
 		.help = "pages queued or being freed now",
 	},
 	[MMFREE_STAT_PAGEFREE_WORK_ITEMS] = {

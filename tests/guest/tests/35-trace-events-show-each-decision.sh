@@ -1,0 +1,112 @@
+#!/bin/sh
+# mmfree's trace events (/sys/kernel/tracing/events/mmfree/) record each
+# decision with its fields: a pooled munmap gives mmfree_offload with
+# reason=offloaded_pages and its pages, mmfree_item_freed by a worker or
+# the task, and mmfree_wait at the gather's end; a small munmap gives
+# reason=inline_small_pages, a real-time task reason=inline_limited_pages;
+# a filter on the reason keeps only those; a flush with no pages gives
+# nothing; a percpu reclaim gives
+# mmfree_percpu_scan and mmfree_percpu_result with the pages the stats
+# count; mmfree_oom_drain has its fields.
+MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
+# shellcheck source=../lib.sh
+. "$MMFREE_GUEST/lib.sh"
+# shellcheck source=../lib-pagefree.sh
+. "$MMFREE_GUEST/lib-pagefree.sh"
+
+T=/sys/kernel/tracing
+E=$T/events/mmfree
+[ -d $T ] || skip "no tracefs"
+
+trace_cleanup() {
+	echo 0 >$T/tracing_on
+	[ ! -d $E ] || echo 0 >$E/enable
+	[ ! -d $E ] || echo 0 >$E/mmfree_offload/filter
+	memcg_delete_all
+	pf_cleanup
+}
+trap trace_cleanup EXIT
+
+# The trace since the last trace_start.
+trace_start() {
+	echo 0 >$T/tracing_on
+	echo >$T/trace
+	echo 1 >$T/tracing_on
+}
+
+trace_lines() {	# event
+	grep -E " $1: " $T/trace
+}
+
+pf_load pagefree_idle_only=0 percpu_enabled=0
+[ -d $E ] || fail "no $E after loading mmfree"
+for ev in mmfree_offload mmfree_item_freed mmfree_wait mmfree_oom_drain \
+	  mmfree_percpu_scan mmfree_percpu_result; do
+	[ -f $E/$ev/format ] || fail "event $ev missing"
+done
+assert_match "$(cat $E/mmfree_offload/format)" 'field:unsigned long pages;' "mmfree_offload's pages field"
+assert_match "$(cat $E/mmfree_offload/format)" 'field:__data_loc char\[\] reason;' "mmfree_offload's reason field"
+assert_match "$(cat $E/mmfree_oom_drain/format)" 'field:bool progress;' "mmfree_oom_drain's progress field"
+echo 1 >$E/enable
+
+trace_start
+pf_run pftest munmap 64 1
+pf_run pftest munmap 1 1
+pf_run chrt -f 10 pftest munmap 64 1
+echo 0 >$T/tracing_on
+trace_lines mmfree_offload | sed 's/^ *//' | head -n 5
+pooled=$(trace_lines mmfree_offload | grep -c 'reason=offloaded_pages')
+small=$(trace_lines mmfree_offload | grep -c 'reason=inline_small_pages')
+limited=$(trace_lines mmfree_offload | grep -c 'reason=inline_limited_pages')
+freed=$(trace_lines mmfree_item_freed | grep -cE 'pages=[1-9][0-9]* nid=[0-9]+ ns=[0-9]+ by=(worker|task)')
+waits=$(trace_lines mmfree_wait | grep -cE 'helped=[0-9]+ ns=[0-9]+')
+echo "mmfree_offload: $pooled pooled, $small small, $limited limited; mmfree_item_freed $freed; mmfree_wait $waits"
+trace_lines mmfree_offload | grep -q ' pages=0 ' && fail "an event for a flush with no pages"
+[ "$pooled" -gt 0 ] || fail "no mmfree_offload reason=offloaded_pages for a 64 MiB munmap"
+[ "$small" -gt 0 ] || fail "no mmfree_offload reason=inline_small_pages for a 1 MiB munmap"
+[ "$limited" -gt 0 ] || fail "no mmfree_offload reason=inline_limited_pages for a SCHED_FIFO munmap"
+[ "$freed" -gt 0 ] || fail "no mmfree_item_freed"
+[ "$waits" -gt 0 ] || fail "no mmfree_wait (sync mode)"
+# The pooled pages the events report are the pages the items freed.
+sum_pooled=$(trace_lines mmfree_offload | grep 'reason=offloaded_pages' |
+	sed -E 's/.* pages=([0-9]+) .*/\1/' | awk '{ n += $1 } END { print n + 0 }')
+sum_freed=$(trace_lines mmfree_item_freed | sed -E 's/.* pages=([0-9]+) .*/\1/' |
+	awk '{ n += $1 } END { print n + 0 }')
+assert_eq "$sum_freed" "$sum_pooled" "pages freed by items vs pages pooled"
+
+# "Why was this munmap not offloaded": a filter on the reason.
+echo 'reason != "offloaded_pages"' >$E/mmfree_offload/filter ||
+	fail "cannot filter mmfree_offload on its reason"
+trace_start
+pf_run chrt -f 10 pftest munmap 64 1
+pf_run pftest munmap 64 1
+echo 0 >$T/tracing_on
+echo 0 >$E/mmfree_offload/filter
+trace_lines mmfree_offload | grep -q 'reason=offloaded_pages' &&
+	fail "the filter let reason=offloaded_pages through"
+trace_lines mmfree_offload | grep -q 'reason=inline_limited_pages' ||
+	fail "the filter dropped reason=inline_limited_pages"
+
+# Percpu: a reclaim after scattered deletions.
+# (As percpu-reclaims-what-stock-leaves: a scattered 20% of 1500 leaves
+# empty pages the stock heuristic keeps.)
+memcg_setup
+memcg_create 1500
+memcg_delete_pct 1500 20
+pcpu_quiesce
+before=$(pcpu_stat depopulated_pages)
+# percpu was off until now, so that no scan of its own came first.
+trace_start
+knob_write percpu/enabled 1 || fail "enabling percpu"
+knob_write percpu/reclaim 1 || fail "reclaim"
+echo 0 >$T/tracing_on
+after=$(pcpu_stat depopulated_pages)
+trace_lines 'mmfree_percpu_(scan|result)' | sed 's/^ *//'
+trace_lines mmfree_percpu_scan | grep -qE 'chunks=[0-9]+ pages=[0-9]+' ||
+	fail "no mmfree_percpu_scan with its fields"
+released=$(trace_lines mmfree_percpu_result | sed -nE 's/.*depopulated=(-?[0-9]+).*/\1/p' |
+	awk '$1 > 0 { n += $1 } END { print n + 0 }')
+echo "depopulated_pages $before -> $after; mmfree_percpu_result reported $released"
+[ "$released" -gt 0 ] || fail "the reclaim depopulated nothing: no proof"
+assert_eq "$released" "$((after - before))" "pages the events report vs depopulated_pages"
+unload
