@@ -2,6 +2,8 @@
 # Build the guest's test programs, tests/guest/bin-src/*.c, as static
 # binaries into build/guest-bin/ (tests/vm.sh copies that directory into
 # /mmfree, on the guest's PATH).  -pthread for the sources that use it.
+# Also promtool, Prometheus's own checker (from Debian's prometheus
+# package, cached in build/cache/), for mmfreectl status --prometheus.
 # Usage: scripts/guest-bin.sh [OUTDIR]
 set -euo pipefail
 
@@ -25,4 +27,23 @@ for src in "$root"/tests/guest/bin-src/*.c; do
 	fi
 	mv "$bin.tmp" "$bin"
 done
+
+# promtool: a static Go binary; only it is taken from the package.
+pkg=$(apt-cache policy prometheus 2>/dev/null | sed -n 's/^  Candidate: //p')
+[[ -n $pkg && $pkg != '(none)' ]] || { apt-get update -q >&2; pkg=$(apt-cache policy prometheus | sed -n 's/^  Candidate: //p'); }
+cached=$root/build/cache/promtool-$pkg
+if [[ ! -x $cached ]]; then
+	tmp=$(mktemp -d)
+	if (cd "$tmp" && apt-get download -q "prometheus=$pkg" >&2) &&
+	   dpkg-deb -x "$tmp"/prometheus_*.deb "$tmp/x" &&
+	   [[ -x $tmp/x/usr/bin/promtool ]]; then
+		mkdir -p "$(dirname "$cached")"
+		mv "$tmp/x/usr/bin/promtool" "$cached"
+	else
+		echo "guest-bin.sh: fetching promtool from the prometheus package failed" >&2
+		rc=1
+	fi
+	rm -rf "$tmp"
+fi
+[[ ! -x $cached ]] || cp "$cached" "$out/promtool"
 exit $rc

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * mmfreectl status [--json]: whether mmfree is loaded and installed, its
- * version, the kernel, and when loaded every knob with its default and
- * range, and every statistic with what it is in bytes or time.
+ * mmfreectl status [--json|--prometheus]: whether mmfree is loaded and
+ * installed, its version, the kernel, and when loaded every knob with its
+ * default and range, and every statistic with what it is in bytes or
+ * time; as text, JSON (json.c) or Prometheus's text format (prom.c).
  */
 #include <errno.h>
 #include <libkmod.h>
@@ -140,10 +141,12 @@ int ctl_cmd_status(int argc, char **argv)
 	struct kmod_module *mod = NULL;
 	struct ctl_status st = { 0 };
 	struct kmod_ctx *ctx;
-	int json = 0;
+	void (*show)(const struct ctl_status *st) = status_text;
 
 	if (argc == 1 && !strcmp(argv[0], "--json"))
-		json = 1;
+		show = ctl_status_json;
+	else if (argc == 1 && !strcmp(argv[0], "--prometheus"))
+		show = ctl_status_prometheus;
 	else if (argc)
 		return ctl_usage_error("status: unexpected argument '%s'",
 				       argv[0]);
@@ -159,10 +162,7 @@ int ctl_cmd_status(int argc, char **argv)
 	    ctl_sysfs_read("version", st.version, sizeof(st.version)))
 		snprintf(st.version, sizeof(st.version), "unknown");
 
-	if (json)
-		ctl_status_json(&st);
-	else
-		status_text(&st);
+	show(&st);
 
 	free(st.path);
 	if (mod)

@@ -31,7 +31,7 @@ static const struct mmfreectl_cmd commands[] = {
 	{ "load", ctl_cmd_load, "[KEY=VALUE ...]",
 	  "load mmfree (with /etc/modprobe.d options)" },
 	{ "unload", ctl_cmd_unload, "", "remove mmfree" },
-	{ "status", ctl_cmd_status, "[--json]",
+	{ "status", ctl_cmd_status, "[--json|--prometheus]",
 	  "module, version, kernel, knobs, stats" },
 	{ "get", ctl_cmd_get, "KEY", "print a knob or statistic" },
 	{ "set", ctl_cmd_set, "KEY VALUE", "change a knob" },

@@ -105,6 +105,9 @@ struct ctl_status {
 void ctl_json_string(FILE *f, const char *s);
 void ctl_status_json(const struct ctl_status *st);
 
+/* prom.c: mmfreectl status --prometheus. */
+void ctl_status_prometheus(const struct ctl_status *st);
+
 /* The commands, cmd_*.c: argc and argv after the command's name. */
 int ctl_cmd_load(int argc, char **argv);
 int ctl_cmd_unload(int argc, char **argv);
