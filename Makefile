@@ -10,6 +10,8 @@
 #   make bench           the main job: benchmarks, stock vs mmfree, in VMs
 #   make demo            boot a VM, load mmfree, show its sysfs
 #   make lint            W=1, sparse and checkpatch on every kernel
+#   make deb             the Debian packages, mmfree-dkms and mmfreectl,
+#                        lintian-checked, in build/deb/
 #   make dkms-install    install through DKMS for the running kernel
 #   make mmfreectl       build the control tool, build/mmfreectl
 #   make mmfreectl-test  build and run its unit tests (no VM)
@@ -70,6 +72,10 @@ lint:
 
 dkms-install:
 	scripts/dkms.sh install $(KVER)
+
+deb:
+	scripts/setup.sh
+	scripts/deb.sh
 
 # mmfreectl: userspace, linked with libkmod, from scripts/mmfreectl/.  The
 # knob and stat tables come from include/mmfree/, as for the module (only
@@ -141,7 +147,7 @@ install: $(MMFREECTL)
 	done
 
 .PHONY: all modules clean check check-installed bench demo lint \
-	dkms-install mmfreectl mmfreectl-test install
+	dkms-install deb mmfreectl mmfreectl-test install
 
 # The debug kernel and the stress run (scripts/debug-kernel.sh,
 # scripts/stress.sh, tests/guest/stress.sh).

@@ -1,7 +1,15 @@
 #!/bin/bash
-# Build the guest's base root filesystem: a Debian 12 (bookworm) minbase
+# Build the guest's root filesystem: a Debian 12 (bookworm) minbase
 # debootstrap, stripped, packed as a zstd-compressed newc cpio that the kernel
 # unpacks as its initramfs: build/cache/rootfs-bookworm.cpio.zst
+#
+#   scripts/mkrootfs.sh                   the base every test boot uses
+#   scripts/mkrootfs.sh packages KVER NEXT
+#       rootfs-bookworm-packages.cpio.zst for the package test
+#       (tests/guest/tests/*-packages-*): the base plus DKMS, a compiler
+#       and KVER's headers, with NEXT's headers package in /root/debs for
+#       the test to install as a second kernel
+#
 # Cached: rebuilt only when the package list, suite or mirror changes.
 # Env: MMFREE_MIRROR (default http://deb.debian.org/debian). Needs root.
 set -euo pipefail
@@ -15,8 +23,17 @@ mirror=${MMFREE_MIRROR:-http://deb.debian.org/debian}
 # minbase already.
 packages=kmod,procps,stress-ng,jq
 out=$root/build/cache/rootfs-$suite.cpio.zst
+headers='' next=''
+if [[ ${1:-} == packages ]]; then
+	[[ $# == 3 ]] || { echo "mkrootfs.sh: usage: mkrootfs.sh packages KVER NEXT" >&2; exit 2; }
+	# What apt install of mmfree-dkms needs on the machine already: DKMS
+	# (which pulls make and dpkg-dev), the compiler and the headers.
+	packages+=,dkms,gcc,libc6-dev
+	headers=linux-headers-$2 next=linux-headers-$3
+	out=$root/build/cache/rootfs-$suite-packages.cpio.zst
+fi
 stamp=$out.stamp
-want="suite=$suite mirror=$mirror packages=$packages merged-usr"
+want="suite=$suite mirror=$mirror packages=$packages${next:+ next=$next} merged-usr"
 
 mkdir -p "$root/build/cache"
 # Concurrent callers wait for one build instead of racing.
@@ -48,6 +65,22 @@ rm -rf "$dir"/usr/share/{doc,man,info,locale,lintian,linda,bug}/* \
 	"$dir"/var/lib/apt/lists/* "$dir"/var/cache/apt/*.bin \
 	"$dir"/var/cache/apt/archives/*.deb "$dir"/var/cache/debconf/*-old \
 	"$dir"/var/log/*.log
+# The kernels' headers come from the host's apt sources (bookworm's
+# point releases and security updates, which debootstrap does not see):
+# KVER's installed, NEXT's downloaded for the test to install.
+if [[ -n $next ]]; then
+	mv "$dir/etc/apt/sources.list" "$tmp/sources.list"
+	cp -a /etc/apt/sources.list* "$dir/etc/apt/"
+	mkdir -p "$dir/root/debs"
+	if ! chroot "$dir" sh -ec "apt-get update -q; apt-get install -y -q --no-install-recommends $headers
+		cd /root/debs; apt-get download -q $next" >"$tmp/apt.log" 2>&1; then
+		tail -n 30 "$tmp/apt.log" >&2
+		exit 1
+	fi
+	rm -rf "$dir"/etc/apt/sources.list*
+	mkdir "$dir/etc/apt/sources.list.d"
+	mv "$tmp/sources.list" "$dir/etc/apt/sources.list"
+fi
 # The guest boots straight into tests/guest/init; no getty, no fstab mounts.
 echo "mmfree-vm" >"$dir/etc/hostname"
 : >"$dir/etc/fstab"

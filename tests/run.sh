@@ -3,7 +3,10 @@
 # each kernel of the matrix (scripts/kernels.sh) build (by default:
 # DKMS-install, in the kernel's own suite) mmfree and run the guest suite
 # in a QEMU VM (tests/vm.sh), then the NUMA tests in a second boot with
-# two NUMA nodes.  A kernel the matrix marks "subset" runs SUBSET only,
+# two NUMA nodes; on the first kernel, the package test in a third boot
+# (mmfree-dkms and mmfreectl from scripts/deb.sh installed with apt, a
+# second kernel's headers, purge).  A kernel the matrix marks "subset" runs
+# SUBSET only,
 # and tests marked "# runs: once" (what does not depend on the kernel:
 # mmfreectl, the sysfs surface) run on the first kernel only.  --test and
 # --demo skip the static checks; --test runs only the boots its tests
@@ -47,6 +50,7 @@ test_names() {
 }
 selected=$(printf '%s\n' "$root"/tests/guest/tests/*.sh | test_names)
 numa_tests=$(grep -l '^# needs:.*numa=2' "$root"/tests/guest/tests/*.sh | test_names)
+pkg_tests=$(grep -l '^# needs:.*packages' "$root"/tests/guest/tests/*.sh | test_names)
 
 # Guests booted at once (see the module builds below), checked before
 # anything runs.
@@ -83,6 +87,20 @@ if ! make -s -C "$root" MMFREECTL=build/guest-bin/mmfreectl mmfreectl >&2; then
 	total_fail=$((total_fail + 1))
 fi
 "$root/scripts/guest-bin.sh" "$guest_bin" || { lines+=("guest test programs build: 0 passed, 1 failed"); total_fail=$((total_fail + 1)); }
+# The packages (make deb: built, then lintian), for the package test.
+rm -rf "$guest_bin/debs"
+if ((!demo)) && [[ -n $pkg_tests ]]; then
+	echo "run.sh: === packages (scripts/deb.sh) ===" >&2
+	if "$root/scripts/deb.sh" >&2; then
+		mkdir "$guest_bin/debs"
+		cp "$root"/build/deb/mmfree-dkms_*.deb "$root"/build/deb/mmfreectl_*.deb "$guest_bin/debs/"
+		host_pass=$((host_pass + 1))
+	else
+		echo "run.sh: make deb failed" >&2
+		host_fail=$((host_fail + 1))
+		pkg_tests=''
+	fi
+fi
 
 # Build every kernel's module first, then boot the guests side by side:
 # single-threaded TCG keeps one host CPU busy per guest, so on 2 CPUs two
@@ -118,7 +136,7 @@ done <<<"$matrix"
 # The boots of kernel $1 (its results directory): the suite, or its
 # subset, and the NUMA boot; the first kernel also runs the "once" tests.
 boots() {	# i
-	local id k runs main=1 numa=1 sel once=''
+	local id k runs main=1 numa=1 pkg=1 sel once=''
 	read -r id k runs <"$results/$1/kernel"
 	sel=$test
 	if [[ $runs == subset ]]; then
@@ -129,16 +147,23 @@ boots() {	# i
 	fi
 	[[ -n $numa_tests ]] || numa=0
 	((!demo)) || numa=0
-	# --test naming only NUMA tests needs only the NUMA boot.
-	if [[ -n $test && -n $numa_tests ]] && ! grep -qvxF -f <(echo "$numa_tests") <<<"$selected"; then
+	# The package test: on the first kernel, a Debian 12 one.
+	[[ $1 == 1 && -n $pkg_tests && $runs != subset && $k == *-amd64 && $k != *cloud* ]] || pkg=0
+	[[ -z $test ]] || grep -qxF -f <(echo "$pkg_tests") <<<"$selected" || pkg=0
+	((!demo)) || pkg=0
+	# --test naming only NUMA or package tests needs only their boots.
+	# shellcheck disable=SC2086 # lists of names, one per word
+	if [[ -n $test ]] && ! grep -qvxF -f <(printf '%s\n' $numa_tests $pkg_tests) <<<"$selected"; then
 		main=0
 	fi
 	(($1 == 1)) && once=' mmfree_once=1'
-	echo $((main + numa)) >"$results/$1/boots"
+	echo $((main + numa + pkg)) >"$results/$1/boots"
 	# A failed boot is in its summary line; the next one still runs.
 	((!main)) || boot "$1" ${sel:+--test "$sel"} --append "${once# }" "${vmargs[@]}" || true
 	((!numa)) || boot "$1" ${test:+--test "$test"} --numa 2 --smp 2 \
 		--append mmfree_needs=numa "${vmargs[@]}" || true
+	((!pkg)) || boot "$1" ${test:+--test "$test"} --rootfs packages \
+		--append mmfree_needs=packages "${vmargs[@]}" || true
 }
 
 # vm.sh's last stdout line is its summary; its exit status is implied by
@@ -175,7 +200,7 @@ for ((i = 1; i <= n; i++)); do
 	boots=$(cat "$results/$i/boots" 2>/dev/null || echo 1)
 	got=0
 	while IFS= read -r line; do
-		[[ $line =~ ^"$k"(" ("[0-9]+" NUMA nodes)")?": "([0-9]+)" passed, "([0-9]+)" failed" ]] ||
+		[[ $line =~ ^"$k"(" ("([0-9]+" NUMA nodes"|"packages")")")?": "([0-9]+)" passed, "([0-9]+)" failed" ]] ||
 			line="$k: 0 passed, 1 failed (vm.sh gave no result)"
 		lines+=("$id $line")
 		[[ $line =~ ([0-9]+)" passed, "([0-9]+)" failed" ]]

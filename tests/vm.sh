@@ -5,7 +5,9 @@
 #
 # Usage: tests/vm.sh --kernel KVER --module PATH [--test NAME] [--demo]
 #                    [--mem SIZE] [--smp N] [--numa NODES] [--append "ARGS"]
-#                    [--timeout SEC]
+#                    [--timeout SEC] [--rootfs packages]
+# --rootfs packages boots the package test's root filesystem (see
+# scripts/mkrootfs.sh) without the module: the test installs it with apt.
 # Env: V=1 shows the console on the terminal; MMFREE_ACCEL=kvm|tcg;
 #      MMFREE_TCG_THREAD=single (default)|multi.
 # Last line of output: "KVER: N passed, N failed"; exit 0 only if 0 failed.
@@ -15,7 +17,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 usage() { sed -n '5,11s/^# \?//p' "$0" >&2; exit 2; }
 
 kver='' module='' test='' demo=0 script=demo mem=3G smp=2 numa=1 append=''
-timeout_s=2400
+timeout_s=2400 rootfs=base
 while (($#)); do
 	case "$1" in
 	--kernel) kver=${2:?}; shift 2 ;;
@@ -28,6 +30,7 @@ while (($#)); do
 	--numa) numa=${2:?}; shift 2 ;;
 	--append) append+=" ${2?}"; shift 2 ;;
 	--timeout) timeout_s=${2:?}; shift 2 ;;
+	--rootfs) rootfs=${2:?}; shift 2 ;;
 	-h | --help) usage ;;
 	*) echo "vm.sh: unknown argument $1" >&2; usage ;;
 	esac
@@ -47,11 +50,25 @@ esac
 
 kdir=$root/build/cache/kernels/$kver
 base=$root/build/cache/rootfs-bookworm.cpio.zst
+mkrootfs=("$root/scripts/mkrootfs.sh")
+case "$rootfs" in
+base) ;;
+packages)
+	# The second kernel is the same release's cloud flavour: its headers
+	# need no kernel image, so the test installs them as a user would.
+	[[ $kver == *-amd64 && $kver != *-cloud-amd64 ]] ||
+		{ echo "vm.sh: --rootfs packages needs a Debian 12 -amd64 kernel" >&2; exit 2; }
+	base=$root/build/cache/rootfs-bookworm-packages.cpio.zst
+	mkrootfs+=(packages "$kver" "${kver%-amd64}-cloud-amd64")
+	;;
+*) echo "vm.sh: --rootfs takes packages" >&2; exit 2 ;;
+esac
 work=$root/build/vm/$kver
 logs=$root/build/logs
 # A NUMA boot keeps its own logs, beside the same kernel's main run.
 name=$kver label=$kver
 ((numa == 1)) || name=$kver.numa$numa label="$kver ($numa NUMA nodes)"
+[[ $rootfs == base ]] || name=$kver.$rootfs label="$kver ($rootfs)"
 console=$logs/$name.console
 ktap=$logs/$name.ktap
 
@@ -62,7 +79,7 @@ flock -n 9 || { echo "vm.sh: waiting for another run on $kver" >&2; flock 9; }
 
 # 1. Kernel and base root filesystem (both cached).
 "$root/scripts/fetch-kernel.sh" "$kver"
-"$root/scripts/mkrootfs.sh"
+"${mkrootfs[@]}"
 config=$kdir/boot/config-$kver
 grep -qx 'CONFIG_RD_ZSTD=y' "$config" ||
 	{ echo "vm.sh: $kver cannot unpack a zstd initramfs (no CONFIG_RD_ZSTD)" >&2; exit 2; }
@@ -74,7 +91,7 @@ grep -qx 'CONFIG_RD_ZSTD=y' "$config" ||
 # the same symlink.
 stage=$work/overlay
 rm -rf "$stage"
-mkdir -p "$stage/usr/lib/modules/$kver/updates/dkms" "$stage/mmfree"
+mkdir -p "$stage/usr/lib/modules/$kver" "$stage/mmfree"
 ln -s usr/lib "$stage/lib"
 kmods=$kdir/lib/modules/$kver
 omods=$stage/usr/lib/modules/$kver
@@ -115,7 +132,10 @@ for m in $wanted; do
 	done
 done
 cp "$kmods"/modules.builtin* "$kmods/modules.order" "$omods/"
-cp "$module" "$omods/updates/dkms/"
+if [[ $rootfs == base ]]; then
+	mkdir -p "$omods/updates/dkms"
+	cp "$module" "$omods/updates/dkms/"
+fi
 # depmod resolves base/lib/modules, which the symlink above makes usr/lib.
 if ! depmod_out=$(depmod -b "$stage" "$kver" 2>&1); then
 	echo "$depmod_out" >&2

@@ -5,15 +5,18 @@
 # mmfree_test= on the kernel command line) keeps only the tests whose
 # name contains it (or one of its comma-separated words).
 # A test declares what the machine must have in a line "# needs: numa=N"
-# (N NUMA nodes).  With MMFREE_NEEDS=numa (mmfree_needs=numa on the kernel
-# command line: the 2-node boot of tests/run.sh) only such tests run;
-# otherwise a test whose needs this machine does not meet is skipped.
+# (N NUMA nodes) or "# needs: packages" (the package test's root
+# filesystem: DKMS, a compiler, headers, no module installed).  With
+# MMFREE_NEEDS=numa or =packages (mmfree_needs= on the kernel command
+# line: the 2-node and the package boots of tests/run.sh) only such tests
+# run; otherwise a test whose needs this machine does not meet is skipped.
 # A test marked "# runs: once" does not depend on the kernel (the
 # mmfreectl tool, the sysfs surface): tests/run.sh runs it on the first
 # kernel of its matrix only (MMFREE_ONCE=1, from mmfree_once=1); without
 # MMFREE_ONCE it is skipped.
 # Exit status of a test: 0 = ok, 77 = skip (reason = its last output line),
-# anything else = not ok. Each test gets MMFREE_TEST_TIMEOUT seconds (600).
+# anything else = not ok. Each test gets MMFREE_TEST_TIMEOUT seconds (600),
+# or what it declares in a line "# timeout: SECONDS".
 # The tests find lib.sh and the other files here through MMFREE_GUEST:
 # this script's directory, wherever it is (/mmfree in the VM, the
 # checkout's tests/guest for tests/installed.sh).
@@ -32,6 +35,11 @@ name_of() {
 # NUMA nodes a test needs (0: none).
 numa_need() {
 	sed -n 's/^# needs:.*numa=\([0-9]*\).*/\1/p' "$1" | head -n 1 | grep . || echo 0
+}
+
+# "packages" if a test needs the package boot.
+pkg_need() {
+	grep -q '^# needs:.*packages' "$1" && echo packages
 }
 
 nodes=0
@@ -55,6 +63,9 @@ for t in "$dir"/*.sh; do
 	if [ "${MMFREE_NEEDS:-}" = numa ] && [ "$need" = 0 ]; then
 		continue
 	fi
+	if [ "${MMFREE_NEEDS:-}" = packages ] && [ -z "$(pkg_need "$t")" ]; then
+		continue
+	fi
 	echo "$t" >>"$work/list"
 done
 
@@ -70,19 +81,25 @@ while read -r t; do
 		echo "ok $i $n # SKIP does not depend on the kernel: runs once, on the first kernel of the matrix"
 		continue
 	fi
+	if [ -n "$(pkg_need "$t")" ] && [ "${MMFREE_NEEDS:-}" != packages ]; then
+		echo "ok $i $n # SKIP needs the package boot (tests/run.sh runs it there)"
+		continue
+	fi
 	if [ "$need" -gt "$nodes" ]; then
 		echo "ok $i $n # SKIP needs $need NUMA nodes, this machine has $nodes (tests/run.sh runs it in a $need-node boot)"
 		continue
 	fi
+	limit=$(sed -n 's/^# timeout: *\([0-9][0-9]*\)$/\1/p' "$t" | head -n 1)
+	limit=${limit:-$timeout_s}
 	echo "# $n: start"
 	t0=$(date +%s)
 	# The test's output streams as diagnostics; its status comes back
 	# through a file because a pipeline only reports the last command's.
 	{
 		if [ -x "$t" ]; then
-			timeout -k 10 "$timeout_s" "$t" </dev/null 2>&1
+			timeout -k 10 "$limit" "$t" </dev/null 2>&1
 		else
-			timeout -k 10 "$timeout_s" sh "$t" </dev/null 2>&1
+			timeout -k 10 "$limit" sh "$t" </dev/null 2>&1
 		fi
 		echo $? >"$work/rc"
 	} | tee "$work/out" | sed -u 's/^/# /'
@@ -91,7 +108,7 @@ while read -r t; do
 	case "$rc" in
 	0) echo "ok $i $n" ;;
 	77) echo "ok $i $n # SKIP $(tail -n 1 "$work/out")" ;;
-	124 | 137) echo "# $n: timed out after ${timeout_s}s"; echo "not ok $i $n" ;;
+	124 | 137) echo "# $n: timed out after ${limit}s"; echo "not ok $i $n" ;;
 	*) echo "# $n: exit status $rc"; echo "not ok $i $n" ;;
 	esac
 done <"$work/list"
