@@ -179,6 +179,8 @@ churn() {
 	unload
 }
 
+# (The conditionals are in parentheses: in a printf's arguments mawk, the
+# guest's awk, reads ">" as an output redirection.)
 churn_verdict() {
 	awk '$1 == "CHURN" { n[$2] += $3; i[$2] += $4 }
 	END {
@@ -187,9 +189,9 @@ churn_verdict() {
 		rate = n["mmfree"] / n["stock"]
 		ipi = (i["mmfree"] / n["mmfree"]) / (i["stock"] / n["stock"])
 		printf "C: mmfree re-created %.1f%% of stock'"'"'s cgroups in the same time (target >= 90%%): %s\n",
-			100 * rate, rate >= 0.9 ? "met" : "missed"
+			100 * rate, (rate >= 0.9 ? "met" : "missed")
 		printf "C: mmfree took %.1f%% of stock'"'"'s TLB interrupts per re-created cgroup (target <= 110%%): %s\n",
-			100 * ipi, ipi <= 1.1 ? "met" : "missed"
+			100 * ipi, (ipi <= 1.1 ? "met" : "missed")
 	}' /tmp/churn
 }
 
