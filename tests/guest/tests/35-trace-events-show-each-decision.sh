@@ -82,6 +82,7 @@ pf_run chrt -f 10 pftest munmap 64 1
 pf_run pftest munmap 64 1
 echo 0 >$T/tracing_on
 echo 0 >$E/mmfree_offload/filter
+trace_lines mmfree_offload | sed 's/^ *//' | head -n 3
 trace_lines mmfree_offload | grep -q 'reason=offloaded_pages' &&
 	fail "the filter let reason=offloaded_pages through"
 trace_lines mmfree_offload | grep -q 'reason=inline_limited_pages' ||
