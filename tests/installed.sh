@@ -110,35 +110,22 @@ fi
 
 # The verdict, as tests/vm.sh gives it.
 ktap=$work/ktap
-plan=$(sed -nE 's/^1\.\.([0-9]+)$/\1/p' "$ktap" | head -n 1)
-passed=$(grep -E '^ok [0-9]+' "$ktap" | grep -cviE '^[^#]*#[[:space:]]*skip' || true)
-skipped=$(grep -E '^(not )?ok [0-9]+' "$ktap" | grep -ciE '^[^#]*#[[:space:]]*skip' || true)
-failed=$(grep -E '^not ok [0-9]+' "$ktap" | grep -cviE '^[^#]*#[[:space:]]*skip' || true)
+# shellcheck source=guest/ktap-verdict.sh
+. "$guest/ktap-verdict.sh"
+ktap_count "$ktap"
 splats=$(awk -v m="$tag starts" 'on; index($0, m) { on = 1 }' "$work/kmsg" |
 	awk -f "$guest/splat.awk" || true)
 
-reasons=() extra=0
+reasons=()
 ((followed)) || reasons+=("the kernel log could not be followed (dmesg --follow)")
 [[ -z $splats ]] || reasons+=("kernel splat: $(head -n 1 <<<"$splats")")
-if [[ -z $plan ]]; then
-	reasons+=("no KTAP plan line")
-elif ((plan == 0)); then
-	reasons+=("no test matched${test:+ \"$test\"}")
-fi
-((${#reasons[@]} == 0)) || extra=1
-if [[ -n $plan ]] && ((passed + failed + skipped < plan)); then
-	missing=$((plan - passed - failed - skipped))
-	reasons+=("$missing of $plan planned tests reported no result")
-	failed=$((failed + missing))
-fi
-failed=$((failed + extra))
+ktap_verdict "$test"
 
 if [[ -n $splats ]]; then
 	echo "---- kernel splats during the run ----"
 	echo "$splats"
 	echo "----"
 fi
-notok=$(sed -nE 's/^not ok [0-9]+ ([^#]*[^# ]).*/\1/p' "$ktap" | grep -viE '#[[:space:]]*skip' | tr '\n' ' ' || true)
 [[ -z $notok ]] || echo "installed.sh: not ok: $notok" >&2
 ((${#reasons[@]} == 0)) || printf 'installed.sh: %s\n' "${reasons[@]}" >&2
 ((skipped == 0)) || echo "installed.sh: $skipped skipped" >&2

@@ -227,39 +227,24 @@ elapsed=$((SECONDS - start))
 
 # 4. Verdict.
 tr -d '\r' <"$ktap" >"$work/ktap"
-plan=$(sed -nE 's/^1\.\.([0-9]+)$/\1/p' "$work/ktap" | head -n1)
-passed=$(grep -E '^ok [0-9]+' "$work/ktap" | grep -cviE '^[^#]*#[[:space:]]*skip' || true)
-skipped=$(grep -E '^(not )?ok [0-9]+' "$work/ktap" | grep -ciE '^[^#]*#[[:space:]]*skip' || true)
-failed=$(grep -E '^not ok [0-9]+' "$work/ktap" | grep -cviE '^[^#]*#[[:space:]]*skip' || true)
+# shellcheck source=guest/ktap-verdict.sh
+. "$root/tests/guest/ktap-verdict.sh"
+ktap_count "$work/ktap"
 
 # Kernel splats (tests/guest/splat.awk): only timestamped kernel lines
 # count, not test output ("# " lines replaying dmesg are skipped).
 splats=$(tr -d '\r' <"$console" | grep -E '\[ *[0-9]+\.[0-9]+\] ' |
 	grep -vE '^# \[ *[0-9]+\.[0-9]+\]' | awk -f "$root/tests/guest/splat.awk" || true)
 
-# A timeout, crash, splat or missing plan counts as one failure, on top of
-# any planned tests that never reported.
-reasons=() extra=0
+reasons=()
 if ((rc == 124 || rc == 137)); then
 	reasons+=("timed out after ${timeout_s}s")
 elif ((rc != 0)); then
 	reasons+=("qemu exited with status $rc: $(tail -n 3 "$work/qemu.out" | tr '\n' ' ')")
 fi
 [[ -z $splats ]] || reasons+=("kernel splat: $(head -n 1 <<<"$splats")")
-if [[ -z $plan ]]; then
-	reasons+=("no KTAP plan line")
-elif ((plan == 0)); then
-	reasons+=("no test matched${test:+ \"$test\"}")
-fi
-((${#reasons[@]} == 0)) || extra=1
-if [[ -n $plan ]] && ((passed + failed + skipped < plan)); then
-	missing=$((plan - passed - failed - skipped))
-	reasons+=("$missing of $plan planned tests reported no result")
-	failed=$((failed + missing))
-fi
-failed=$((failed + extra))
+ktap_verdict "$test"
 
-notok=$(sed -nE 's/^not ok [0-9]+ ([^#]*[^# ]).*/\1/p' "$work/ktap" | grep -viE '#[[:space:]]*skip' | tr '\n' ' ' || true)
 [[ -z $notok ]] || echo "vm.sh: $label: not ok: $notok(details in $ktap)" >&2
 if ((${#reasons[@]})); then
 	echo "vm.sh: $label FAILED:" >&2
