@@ -15,7 +15,8 @@ t=/opt/t
 # The checkout: tests/installed.sh, tests/guest/, etc/ and the programs
 # built in build/guest-bin/ (vm.sh copied them all into /mmfree).
 mkdir -p $t/tests/guest $t/build/guest-bin
-progs=mmfreectl
+# (promtool: scripts/guest-bin.sh puts it there too.)
+progs="mmfreectl promtool"
 for src in "$g"/bin-src/*.c; do
 	progs="$progs $(basename "$src" .c)"
 done
