@@ -29,8 +29,9 @@ for src in "$root"/tests/guest/bin-src/*.c; do
 done
 
 # promtool: a static Go binary; only it is taken from the package.
-pkg=$(apt-cache policy prometheus 2>/dev/null | sed -n 's/^  Candidate: //p')
-[[ -n $pkg && $pkg != '(none)' ]] || { apt-get update -q >&2; pkg=$(apt-cache policy prometheus | sed -n 's/^  Candidate: //p'); }
+candidate() { apt-cache policy prometheus 2>/dev/null | sed -n 's/^  Candidate: //p'; }
+pkg=$(candidate)
+[[ -n $pkg && $pkg != '(none)' ]] || { apt-get update -q >&2; pkg=$(candidate); }
 cached=$root/build/cache/promtool-$pkg
 if [[ ! -x $cached ]]; then
 	tmp=$(mktemp -d)
