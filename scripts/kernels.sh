@@ -6,9 +6,11 @@
 #   ID RELEASE SUITE RUNS
 #
 # RUNS is "all" (the whole guest suite, and a 2-node boot for the NUMA
-# tests) or "subset" (tests/run.sh's subset: a flavour of a kernel that
-# runs all).  Usage: scripts/kernels.sh [ID...] (default: all of them);
-# an ID may also be a release, for one kernel outside the matrix.
+# tests), "all+packages" (also the package test, in a boot of the
+# suite's own userspace: one kernel per Debian release) or "subset"
+# (tests/run.sh's subset: a flavour of a kernel that runs all).
+# Usage: scripts/kernels.sh [ID...] (default: all of them); an ID may
+# also be a release, for one kernel outside the matrix.
 # --releases prints the releases only, --suites the suites only.
 # MMFREE_KERNELS="rel1 rel2" replaces the matrix by those releases.
 #
@@ -23,9 +25,9 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 # Debian 12's two kernels, Debian 13 (the current stable) with the cloud
 # flavour cloud images boot, and sid.
 matrix="
-6.1           bookworm  amd64        6\.1\.0-[0-9]+                    all
+6.1           bookworm  amd64        6\.1\.0-[0-9]+                    all+packages
 6.12          bookworm  amd64        6\.12\.[0-9]+\+deb12               all
-trixie        trixie    amd64        6\.12\.[0-9]+\+deb13               all
+trixie        trixie    amd64        6\.12\.[0-9]+\+deb13               all+packages
 trixie-cloud  trixie    cloud-amd64  6\.12\.[0-9]+\+deb13               subset
 sid           sid       amd64        [0-9]+\.[0-9]+\.[0-9]+\+deb14      all
 "
@@ -34,7 +36,7 @@ what=lines
 case "${1:-}" in
 --releases) what=releases; shift ;;
 --suites) what=suites; shift ;;
--h | --help) sed -n '3,17s/^# \?//p' "$0" >&2; exit 2 ;;
+-h | --help) sed -n '3,19s/^# \?//p' "$0" >&2; exit 2 ;;
 esac
 
 if [[ $what == suites ]]; then

@@ -5,10 +5,14 @@
 #
 #   scripts/mkrootfs.sh                   the base every test boot uses
 #   scripts/mkrootfs.sh packages KVER NEXT
-#       rootfs-bookworm-packages.cpio.zst for the package test
-#       (tests/guest/tests/*-packages-*): the base plus DKMS, a compiler
-#       and KVER's headers, with NEXT's headers package in /root/debs for
-#       the test to install as a second kernel
+#       rootfs-SUITE-packages.cpio.zst for the package test
+#       (tests/guest/tests/*-packages-*), SUITE being KVER's
+#       (scripts/suite.sh of): that suite's minbase with the base's
+#       packages, DKMS, a compiler and KVER's headers (and what they
+#       pull: trixie's pull the kernel's image, as on a real machine), and
+#       in /root/debs the packages that installing NEXT's headers adds
+#       (the headers, and the image where they need it) for the test to
+#       install as a second kernel
 #
 # Cached: rebuilt only when the package list, suite or mirror changes.
 # Env: MMFREE_MIRROR (default http://deb.debian.org/debian). Needs root.
@@ -30,10 +34,11 @@ if [[ ${1:-} == packages ]]; then
 	# (which pulls make and dpkg-dev), the compiler and the headers.
 	packages+=,dkms,gcc,libc6-dev
 	headers=linux-headers-$2 next=linux-headers-$3
+	suite=$("$root/scripts/suite.sh" of "$2")
 	out=$root/build/cache/rootfs-$suite-packages.cpio.zst
 fi
 stamp=$out.stamp
-want="suite=$suite mirror=$mirror packages=$packages${next:+ next=$next} merged-usr"
+want="suite=$suite mirror=$mirror packages=$packages${next:+ next=$next+deps initrd=no} merged-usr"
 
 mkdir -p "$root/build/cache"
 # Concurrent callers wait for one build instead of racing.
@@ -65,19 +70,26 @@ rm -rf "$dir"/usr/share/{doc,man,info,locale,lintian,linda,bug}/* \
 	"$dir"/var/lib/apt/lists/* "$dir"/var/cache/apt/*.bin \
 	"$dir"/var/cache/apt/archives/*.deb "$dir"/var/cache/debconf/*-old \
 	"$dir"/var/log/*.log
-# The kernels' headers come from the host's apt sources (bookworm's
+# The kernels' headers come from the suite's full apt sources (bookworm's
 # point releases and security updates, which debootstrap does not see):
-# KVER's installed, NEXT's downloaded for the test to install.
+# KVER's installed, NEXT's downloaded with what they add, for the test to
+# install.  INITRD=No: the image KVER's headers may pull needs no initramfs
+# here (the guest boots the cached kernel; /etc/kernel/postinst.d's
+# initramfs-tools hook honours it); NEXT's gets one in the guest.
 if [[ -n $next ]]; then
 	mv "$dir/etc/apt/sources.list" "$tmp/sources.list"
-	cp -a /etc/apt/sources.list* "$dir/etc/apt/"
+	"$root/scripts/suite.sh" sources "$suite" "$dir"
 	mkdir -p "$dir/root/debs"
-	if ! chroot "$dir" sh -ec "apt-get update -q; apt-get install -y -q --no-install-recommends $headers
-		cd /root/debs; apt-get download -q $next" >"$tmp/apt.log" 2>&1; then
+	if ! chroot "$dir" sh -ec "apt-get update -q
+		INITRD=No apt-get install -y -q --no-install-recommends $headers
+		apt-get clean
+		apt-get install -y -q --no-install-recommends --download-only $next
+		mv /var/cache/apt/archives/*.deb /root/debs/" >"$tmp/apt.log" 2>&1; then
 		tail -n 30 "$tmp/apt.log" >&2
 		exit 1
 	fi
-	rm -rf "$dir"/etc/apt/sources.list*
+	rm -rf "$dir"/etc/apt/sources.list* "$dir"/var/lib/apt/lists/* \
+		"$dir"/var/cache/apt/*.bin
 	mkdir "$dir/etc/apt/sources.list.d"
 	mv "$tmp/sources.list" "$dir/etc/apt/sources.list"
 fi

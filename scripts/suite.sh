@@ -15,6 +15,9 @@
 #                                        namespace)
 #   scripts/suite.sh install SUITE PKG...  apt-get install there
 #   scripts/suite.sh apt SUITE ARGS...   apt-cache ARGS there
+#   scripts/suite.sh sources SUITE DIR   write the suite's apt sources into
+#                                        the root filesystem DIR (the
+#                                        host's own for the host's suite)
 #
 # Env: MMFREE_MIRROR (default http://deb.debian.org/debian).
 set -euo pipefail
@@ -22,7 +25,7 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 mirror=${MMFREE_MIRROR:-http://deb.debian.org/debian}
 host_suite=bookworm
-usage() { sed -n '9,18s/^# \?//p' "$0" >&2; exit 2; }
+usage() { sed -n '9,21s/^# \?//p' "$0" >&2; exit 2; }
 
 # Debian names its kernels after the release: 6.1.0-NN-amd64 and
 # 6.12.N+deb12-FLAVOUR in bookworm, +deb13 in trixie, +deb14 in sid.
@@ -147,6 +150,18 @@ apt)
 	shift
 	[[ $suite == "$host_suite" ]] || ensure "$suite"
 	run "$suite" apt-cache "$@"
+	;;
+sources)
+	[[ $# == 2 && -d $2/etc/apt ]] || usage
+	rm -rf "$2"/etc/apt/sources.list*
+	if [[ $1 == "$host_suite" ]]; then
+		# bookworm's point releases and security updates, as the host
+		# has them (debootstrap alone sees the release only).
+		cp -a /etc/apt/sources.list* "$2/etc/apt/"
+	else
+		mkdir "$2/etc/apt/sources.list.d"
+		write_sources "$1" "$2"
+	fi
 	;;
 *)
 	usage

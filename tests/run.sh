@@ -3,14 +3,13 @@
 # each kernel of the matrix (scripts/kernels.sh) build (by default:
 # DKMS-install, in the kernel's own suite) mmfree and run the guest suite
 # in a QEMU VM (tests/vm.sh), then the NUMA tests in a second boot with
-# two NUMA nodes; on the first kernel, the package test in a third boot
-# (mmfree-dkms and mmfreectl from scripts/deb.sh installed with apt, a
-# second kernel's headers, purge).  A kernel the matrix marks "subset" runs
-# SUBSET only,
-# and tests marked "# runs: once" (what does not depend on the kernel:
-# mmfreectl, the sysfs surface) run on the first kernel only.  --test and
-# --demo skip the static checks; --test runs only the boots its tests
-# need.
+# two NUMA nodes; on the kernels the matrix marks "all+packages" (one per
+# Debian release), the package test in a third boot (mmfree-dkms and
+# mmfreectl from scripts/deb.sh installed with apt, a second kernel,
+# purge).  A kernel the matrix marks "subset" runs SUBSET only, and tests
+# marked "# runs: once" (what does not depend on the kernel: mmfreectl,
+# the sysfs surface) run on the first kernel only.  --test and --demo
+# skip the static checks; --test runs only the boots its tests need.
 #
 # Usage: tests/run.sh [--kernel ID|KVER[,...]] [--test NAME[,NAME...]]
 #                     [vm.sh options]
@@ -36,7 +35,7 @@ while (($#)); do
 	--test) test=${2?}; host=0; shift 2 ;;
 	--mem | --smp | --append | --timeout) vmargs+=("$1" "${2?}"); shift 2 ;;
 	--demo) vmargs+=("$1"); host=0; demo=1; shift ;;
-	-h | --help) sed -n '13,21s/^# \?//p' "$0" >&2; exit 2 ;;
+	-h | --help) sed -n '14,21s/^# \?//p' "$0" >&2; exit 2 ;;
 	*) echo "run.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
 done
@@ -147,8 +146,8 @@ boots() {	# i
 	fi
 	[[ -n $numa_tests ]] || numa=0
 	((!demo)) || numa=0
-	# The package test: on the first kernel, a Debian 12 one.
-	[[ $1 == 1 && -n $pkg_tests && $runs != subset && $k == *-amd64 && $k != *cloud* ]] || pkg=0
+	# The package test: on the kernels the matrix marks for it.
+	[[ -n $pkg_tests && $runs == all+packages ]] || pkg=0
 	[[ -z $test ]] || grep -qxF -f <(echo "$pkg_tests") <<<"$selected" || pkg=0
 	((!demo)) || pkg=0
 	# --test naming only NUMA or package tests needs only their boots.

@@ -54,11 +54,13 @@ mkrootfs=("$root/scripts/mkrootfs.sh")
 case "$rootfs" in
 base) ;;
 packages)
-	# The second kernel is the same release's cloud flavour: its headers
-	# need no kernel image, so the test installs them as a user would.
+	# The kernel's own suite; the second kernel is the same release's
+	# cloud flavour, small enough to carry in the initramfs (in bookworm
+	# 6.1's headers need no image at all; trixie's bring it).
 	[[ $kver == *-amd64 && $kver != *-cloud-amd64 ]] ||
-		{ echo "vm.sh: --rootfs packages needs a Debian 12 -amd64 kernel" >&2; exit 2; }
-	base=$root/build/cache/rootfs-bookworm-packages.cpio.zst
+		{ echo "vm.sh: --rootfs packages needs an -amd64 kernel" >&2; exit 2; }
+	suite=$("$root/scripts/suite.sh" of "$kver")
+	base=$root/build/cache/rootfs-$suite-packages.cpio.zst
 	mkrootfs+=(packages "$kver" "${kver%-amd64}-cloud-amd64")
 	;;
 *) echo "vm.sh: --rootfs takes packages" >&2; exit 2 ;;

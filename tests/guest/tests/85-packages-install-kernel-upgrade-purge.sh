@@ -6,24 +6,31 @@
 # mmfree: apt installs mmfree-dkms and mmfreectl (scripts/deb.sh's
 # build); DKMS, from the package's own postinst, builds and installs the
 # module for the running kernel, and modprobe loads it; the example
-# /etc files are conffiles of mmfreectl; a second kernel's headers
-# installed afterwards (the same release's cloud flavour, whose headers
-# need no kernel image) get the module from DKMS's own header hook; apt
-# purge leaves no module, no DKMS tree and no file that was not there
-# before, other than the second kernel's headers and the module index
-# depmod wrote for that kernel (a kernel's image package owns its
-# modules.* files; here the image is not installed).
+# /etc files are conffiles of mmfreectl; a second kernel installed
+# afterwards (the same release's cloud flavour: its headers, and in
+# trixie its image, which they depend on) gets the module from DKMS's own
+# kernel and header hooks; apt purge leaves no module, no DKMS tree and no
+# file that was not there before, other than the second kernel's
+# packages' files and what their maintainer scripts made (depmod's index,
+# an initramfs and its /boot links).  Runs on each Debian release's own
+# userspace (scripts/mkrootfs.sh packages).
 MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
 # shellcheck source=../lib.sh
 . "$MMFREE_GUEST/lib.sh"
 
 export DEBIAN_FRONTEND=noninteractive
+# Regular expression of a literal name (kernel releases hold . and +).
+ere() { echo "$1" | sed 's/[.+]/\\&/g'; }
 debs=$MMFREE_GUEST/debs
 kver=$(uname -r)
 next=${kver%-amd64}-cloud-amd64
 [ -d "$debs" ] || fail "no packages in $debs (tests/run.sh copies scripts/deb.sh's)"
 ls /root/debs/linux-headers-"$next"_*.deb >/dev/null 2>&1 ||
 	fail "no linux-headers-$next package in /root/debs (scripts/mkrootfs.sh packages)"
+# The second kernel's packages: its headers and what they need that is
+# not installed yet.
+next_pkgs=$(for d in /root/debs/*.deb; do dpkg-deb -f "$d" Package; done)
+echo "$(. /etc/os-release && echo "$PRETTY_NAME"), second kernel's packages: $(echo "$next_pkgs" | paste -sd' ')"
 [ -d /lib/modules/"$kver"/build ] || fail "no headers for $kver"
 loaded && fail "mmfree is loaded before the packages are installed"
 
@@ -45,11 +52,12 @@ echo "apt install (DKMS build for $kver included): $(($(date +%s) - t0)) s"
 grep -E '^(Setting up|Building|Installing|Running depmod)' /tmp/apt.log
 
 version=$(dpkg-query -W -f='${Version}' mmfree-dkms)
-ko=/lib/modules/$kver/updates/dkms/mmfree.ko
-[ -f "$ko" ] || fail "DKMS did not install $ko"
-assert_match "$(modinfo -F vermagic "$ko")" "^$kver " "vermagic of the module built for $kver"
+# DKMS compresses the module as the kernel's own are (trixie: .ko.xz).
+ko=$(find /lib/modules/"$kver"/updates/dkms -name 'mmfree.ko*' 2>/dev/null | head -n 1)
+[ -f "$ko" ] || fail "DKMS did not install mmfree.ko* in /lib/modules/$kver/updates/dkms"
+assert_match "$(modinfo -F vermagic "$ko")" "^$(ere "$kver") " "vermagic of the module built for $kver"
 assert_eq "$(modinfo -F version "$ko")" "$version" "version of the module built by DKMS"
-assert_match "$(dkms status mmfree)" "^mmfree/$version, $kver, x86_64: installed" "dkms status"
+assert_match "$(dkms status mmfree)" "^mmfree/$version, $(ere "$kver"), x86_64: installed" "dkms status"
 conffiles=$(dpkg-query -W -f='${Conffiles}' mmfreectl)
 assert_contains "$conffiles" " /etc/modprobe.d/mmfree.conf " "conffiles of mmfreectl"
 assert_contains "$conffiles" " /etc/modules-load.d/mmfree.conf " "conffiles of mmfreectl"
@@ -61,13 +69,13 @@ head -n 3 /tmp/status
 modprobe -r mmfree || fail "modprobe -r mmfree failed"
 
 t0=$(date +%s)
-apt-get install -y -q /root/debs/linux-headers-"$next"_*.deb >/tmp/apt.log 2>&1 ||
-	{ tail -n 30 /tmp/apt.log; fail "apt install of the $next headers failed"; }
-echo "apt install of the $next headers (DKMS build included): $(($(date +%s) - t0)) s"
+apt-get install -y -q --no-install-recommends /root/debs/*.deb >/tmp/apt.log 2>&1 ||
+	{ tail -n 30 /tmp/apt.log; fail "apt install of the $next kernel failed"; }
+echo "apt install of the $next kernel (DKMS build included): $(($(date +%s) - t0)) s"
 grep -E 'dkms|mmfree' /tmp/apt.log
-ko2=/lib/modules/$next/updates/dkms/mmfree.ko
-[ -f "$ko2" ] || fail "DKMS's header hook did not build the module for $next"
-assert_match "$(modinfo -F vermagic "$ko2")" "^$next " "vermagic of the module built for $next"
+ko2=$(find /lib/modules/"$next"/updates/dkms -name 'mmfree.ko*' 2>/dev/null | head -n 1)
+[ -f "$ko2" ] || fail "DKMS's hooks did not build the module for $next"
+assert_match "$(modinfo -F vermagic "$ko2")" "^$(ere "$next") " "vermagic of the module built for $next"
 
 apt-get purge -y -q mmfreectl mmfree-dkms >/tmp/apt.log 2>&1 ||
 	{ tail -n 30 /tmp/apt.log; fail "apt purge failed"; }
@@ -78,18 +86,22 @@ left=$(find /lib/modules /usr/src /var/lib/dkms /etc -name '*mmfree*' 2>/dev/nul
 
 snapshot >/tmp/files-after
 # dpkg names them as packaged (/lib/...), find as they are (merged /usr).
-dpkg -L "linux-headers-$next" | sed -E 's,^/(lib|bin|sbin)/,/usr/\1/,' | sort >/tmp/headers-files
-comm -13 /tmp/files-before /tmp/files-after | comm -23 - /tmp/headers-files |
-	grep -vE "^/var/lib/dpkg/info/linux-headers-$next\\." >/tmp/extra || true
-# depmod's index for the second kernel (its image package would own it).
-depmod_re="^/usr/lib/modules/$next(/modules\\.[a-z.]+)?\$"
-echo "left beside the headers, depmod's for $next: $(grep -E "$depmod_re" /tmp/extra | tr '\n' ' ')"
-grep -vE "$depmod_re" /tmp/extra >/tmp/new || true
+# shellcheck disable=SC2086 # package names, one word each
+dpkg -L $next_pkgs | sed -E 's,^/(lib|bin|sbin)/,/usr/\1/,' | sort -u >/tmp/next-files
+info_re="^/var/lib/dpkg/info/($(ere "$next_pkgs" | paste -sd'|'))(:amd64)?\\."
+comm -13 /tmp/files-before /tmp/files-after | comm -23 - /tmp/next-files |
+	grep -vE "$info_re" >/tmp/extra || true
+# What the second kernel's maintainer scripts made: depmod's index (no
+# image package owns it), an initramfs, the /vmlinuz and /initrd.img links.
+made_re="^/usr/lib/modules/$(ere "$next")(/modules\\.[a-z.]+)?\$|^/boot/initrd\\.img-$(ere "$next")\$"
+made_re="$made_re|^/var/lib/initramfs-tools/$(ere "$next")\$|^/(vmlinuz|initrd\\.img)(\\.old)?\$"
+echo "left beside the $next packages, made by their scripts: $(grep -E "$made_re" /tmp/extra | paste -sd' ')"
+grep -vE "$made_re" /tmp/extra >/tmp/new || true
 comm -23 /tmp/files-before /tmp/files-after >/tmp/gone
 echo "files: $(wc -l </tmp/files-before) before, $(wc -l </tmp/files-after) after;" \
-	"$(wc -l </tmp/headers-files) are the $next headers'"
+	"$(wc -l </tmp/next-files) are the $next packages'"
 if [ -s /tmp/new ] || [ -s /tmp/gone ]; then
 	sed 's/^/new: /' /tmp/new
 	sed 's/^/gone: /' /tmp/gone
-	fail "the file tree after purge differs from before, beyond the second kernel's headers"
+	fail "the file tree after purge differs from before, beyond the second kernel"
 fi
