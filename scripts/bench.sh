@@ -87,6 +87,7 @@ if ((quick)); then
 	a=${a:-100} b=${b:-1100} churn=${churn:-20}
 	pf_append="mmfree_pf_quick=1$pf_append"
 	[[ -n ${peers_set:-} ]] || peers_sizes=512,1024,2048 peers_mb=1024
+	peers_append=" mmfree_peers_quick=1$peers_append"
 fi
 # The guest holds the largest size and 3 GiB more; the host keeps 4 GiB.
 host_mb=$(($(awk '$1 == "MemAvailable:" { print $2 }' /proc/meminfo) / 1024))

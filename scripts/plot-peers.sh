@@ -376,6 +376,9 @@ set xlabel ""
 set ylabel "ratio"
 set xtics rotate by -35 ($xtics)
 set key off
+set offsets 0.5, 0.5, 0, 0
+set bmargin 9
+set rmargin 8
 set logscale y
 plot "$tmp/ratio.dat" using 1:2 with points pt 7 ps 1.2, 1 with lines lc rgb "black"
 unset multiplot

@@ -31,6 +31,7 @@ MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")" && pwd)}
 . "$MMFREE_GUEST/bench-lib.sh"
 
 THP=/sys/kernel/mm/transparent_hugepage/enabled
+SOCK=/tmp/redis.sock
 REPS=5
 SIZES="1024 2048 4096 8192 16384"
 PEER_MB=4096
@@ -89,18 +90,19 @@ redis_run() {	# config rep
 	local base pid n
 	settle
 	base=$(meminfo_kb MemAvailable)
-	redis-server --port 6379 --save '' --appendonly no \
+	# A unix socket: the guest brings up no network, not even lo.
+	redis-server --port 0 --unixsocket "$SOCK" --save '' --appendonly no \
 		--enable-debug-command yes --protected-mode no \
-		--daemonize no --logfile /tmp/redis.log </dev/null &
+		--daemonize no --logfile /tmp/redis.log </dev/null >/dev/null 2>&1 &
 	pid=$!
 	n=0
-	until [ "$(redis-cli ping 2>/dev/null)" = PONG ]; do
+	until [ "$(redis-cli -s "$SOCK" ping 2>/dev/null)" = PONG ]; do
 		n=$((n + 1))
-		[ $n -lt 300 ] || fail "redis-server did not start: $(tail -n 5 /tmp/redis.log)"
+		[ $n -lt 300 ] || { kill "$pid"; fail "redis-server did not answer: $(tail -n 5 /tmp/redis.log)"; }
 		sleep 0.2
 	done
-	redis-cli DEBUG POPULATE "$REDIS_KEYS" key 1024 >/dev/null ||
-		fail "redis DEBUG POPULATE: $(tail -n 5 /tmp/redis.log)"
+	redis-cli -s "$SOCK" DEBUG POPULATE "$REDIS_KEYS" key 1024 >/dev/null ||
+		{ kill "$pid"; fail "redis DEBUG POPULATE: $(tail -n 5 /tmp/redis.log)"; }
 	echo "PFINFO redis_rss_kb $1 $2 $(awk '$1 == "VmRSS:" { print $2 }' "/proc/$pid/status")"
 	timed "$1" "$REDIS_MB" "$2" pfbench term "$pid" "$base"
 	wait "$pid" || true
