@@ -114,7 +114,18 @@ function st(c, t, s, name) { return stat[c, t, s, name] + 0 }
 
 $1 == "PF" && $6 >= 0 { v[$2, $3, $4, $5] = $6; if ($5 > nrep) nrep = $5; next }
 $1 == "PF" { missing[$2 " " $3 " " $4]++; next }
-$1 == "PFSTAT" { stat[$2, $3, $4, $5] += $6; next }
+$1 == "PFSTAT" {
+	stat[$2, $3, $4, $5] += $6
+	if ($5 ~ /^inline_/)
+		inl[$2 " " $3 " " $4] += $6
+	if ($5 == "offloaded_pages") {
+		runs[$2 " " $3 " " $4]++
+		off[$2 " " $3 " " $4] += $6
+		if ($6 == 0)
+			zero[$2 " " $3 " " $4]++
+	}
+	next
+}
 $1 == "PFINFO" && $2 == "redis_rss_kb" { rss[$3] = rss[$3] " " int($5 / 1024); next }
 $1 == "PFINFO" || $1 == "PFHOST" {
 	k = $2; $1 = $2 = ""; sub(/^ +/, ""); info[k] = $0; next
@@ -146,8 +157,11 @@ END {
 		else
 			print "\nNo other VM ran on this " info["host_cpus"] "-CPU host meanwhile (host load average up to " info["max_load"] ")."
 	}
+	print "MemAvailable sampled every " info["avail_poll_ms"] " ms: the resolution of avail."
 	for (k in missing)
 		print "\n**Not reached within 20 s (left out): " k ", " missing[k] " time(s).**"
+	for (k in zero)
+		print "\n**mmfree offloaded nothing in " zero[k] " of " runs[k] " run(s) of " k " (config test size): those runs measure inline freeing.**"
 	print ""
 
 	# 1. Peers.
@@ -298,6 +312,26 @@ END {
 		}
 		print ""
 	}
+
+	# What mmfree did.
+	print "### mmfree'"'"'s statistics per series (all repetitions)"
+	print ""
+	print "| config test size | runs | offloaded pages | freed inline | offloaded share | runs offloading nothing |"
+	print "|---|---|---|---|---|---|"
+	nk = 0
+	for (k in runs)
+		keys[++nk] = k
+	for (i = 2; i <= nk; i++)
+		for (j = i; j > 1 && keys[j - 1] > keys[j]; j--) {
+			x = keys[j]; keys[j] = keys[j - 1]; keys[j - 1] = x
+		}
+	for (i = 1; i <= nk; i++) {
+		k = keys[i]
+		x = off[k] + inl[k]
+		printf "| %s | %d | %.0f | %.0f | %s | %s |\n", k, runs[k], off[k], inl[k], \
+			x ? sprintf("%.0f%%", 100 * off[k] / x) : "–", (zero[k] > 0) ? "**" zero[k] "**" : "0"
+	}
+	print ""
 
 	# Targets.
 	print "### Targets (2 vCPUs, TCG, ratios in one boot)"

@@ -149,6 +149,7 @@ echo "PFINFO memtotal_kb $(meminfo_kb MemTotal)"
 echo "PFINFO reps $REPS"
 echo "PFINFO sizes $SIZES"
 echo "PFINFO peer $PEER_MB"
+echo "PFINFO $(pfbench info)"
 echo "PFINFO redis $REDIS_MB $REDIS_KEYS $(redis-server --version | sed 's/.* v=\([^ ]*\).*/\1/')"
 start=$(date +%s)
 

@@ -23,12 +23,14 @@
  *                                hogs' share of the CPUs does not blur
  *   pfbench spin SECONDS         burn CPU (a CPU hog)
  *   pfbench reap MB [REPS]       as exit, also timing until MemAvailable is
- *                                back (see avail_target()); the child runs
- *                                on CPU 0, the killer anywhere
+ *                                back (see avail_target()), sampled every
+ *                                AVAIL_POLL_MS; the child touches its
+ *                                memory on CPU 0, then may run anywhere
  *   pfbench mrelease MB [REPS]   as reap, but a reaper thread on CPU 1
  *                                kills through the child's pidfd and reaps
  *                                its memory with process_mrelease(), as
  *                                lmkd and systemd-oomd do
+ *   pfbench info                 print "avail_poll_ms N"
  *   pfbench term PID BASE_KB     SIGTERM to PID (not a child: a server
  *                                being shut down), time until it exits and
  *                                until MemAvailable is back to BASE_KB
@@ -212,36 +214,42 @@ static void pin_cpu(int cpu)
 	sched_setaffinity(0, sizeof(set), &set);
 }
 
+/* How often MemAvailable is sampled (ms); also the resolution of "avail". */
+#define AVAIL_POLL_MS 10
+
 /*
  * Wait for the process behind @pidfd to exit and for MemAvailable to
  * reach @target, whichever comes last; record both times (seconds after
- * @t0) in @exit_s and @avail_s.  Polls every millisecond, for 20 s at
- * most (then the missing time is -1).
+ * @t0) in @exit_s and @avail_s, for 20 s at most (then the missing time
+ * is -1).  The exit wakes poll() at once; MemAvailable is read every
+ * AVAIL_POLL_MS only: reading /proc/meminfo is slow under TCG, and a
+ * poller that kept its CPU busy would leave mmfree no idle CPU
+ * (pagefree/idle_only) and make it free inline.
  */
 static void wait_exit_avail(int pidfd, long target, double t0,
 			    double *exit_s, double *avail_s)
 {
 	struct pollfd pfd = { .fd = pidfd, .events = POLLIN };
+	struct timespec tick = { 0, AVAIL_POLL_MS * 1000 * 1000 };
 	double end = t0 + 20;
 
 	*exit_s = *avail_s = -1;
 	while ((*exit_s < 0 || *avail_s < 0) && now() < end) {
-		if (*exit_s < 0 && poll(&pfd, 1, 1) > 0)
-			*exit_s = now() - t0;
-		if (*avail_s < 0 && memavail_kb() >= target)
-			*avail_s = now() - t0;
-		if (*exit_s >= 0 && *avail_s < 0) {
-			struct timespec tick = { 0, 1000 * 1000 };
-
+		if (*exit_s < 0) {
+			if (poll(&pfd, 1, AVAIL_POLL_MS) > 0)
+				*exit_s = now() - t0;
+		} else {
 			nanosleep(&tick, NULL);
 		}
+		if (*avail_s < 0 && memavail_kb() >= target)
+			*avail_s = now() - t0;
 	}
 }
 
 struct reaper {
 	int pidfd;
 	double t0, reap_s;
-	volatile int started;
+	int started;	/* set with release order once t0 is */
 };
 
 /* The reaper: on the other CPU, kill, then reap the victim's memory. */
@@ -252,7 +260,7 @@ static void *reaper_main(void *arg)
 
 	pin_cpu(1);
 	r->t0 = now();
-	r->started = 1;
+	__atomic_store_n(&r->started, 1, __ATOMIC_RELEASE);
 	if (syscall(SYS_pidfd_send_signal, r->pidfd, SIGKILL, NULL, 0))
 		perror("pidfd_send_signal");
 	/*
@@ -288,8 +296,20 @@ static int reap(const char *what, long mb, long reps, int mrelease)
 		if (pid < 0)
 			return 1;
 		if (!pid) {
+			cpu_set_t all;
+			int cpu;
+
+			/*
+			 * Touched on CPU 0, the reaper's other CPU; then free to
+			 * run anywhere again: pagefree/idle_only offloads only
+			 * while a CPU the task may run on is idle.
+			 */
 			pin_cpu(0);
 			touch(len);
+			CPU_ZERO(&all);
+			for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+				CPU_SET(cpu, &all);
+			sched_setaffinity(0, sizeof(all), &all);
 			if (write(fd[1], "x", 1) != 1)
 				_exit(1);
 			pause();
@@ -308,8 +328,8 @@ static int reap(const char *what, long mb, long reps, int mrelease)
 		if (mrelease) {
 			if (pthread_create(&th, NULL, reaper_main, &r))
 				return 1;
-			while (!r.started)
-				;
+			while (!__atomic_load_n(&r.started, __ATOMIC_ACQUIRE))
+				sched_yield();
 		} else {
 			r.t0 = now();
 			kill(pid, SIGKILL);
@@ -359,6 +379,10 @@ int main(int argc, char **argv)
 {
 	long a, reps, i;
 
+	if (argc == 2 && !strcmp(argv[1], "info")) {
+		printf("avail_poll_ms %d\n", AVAIL_POLL_MS);
+		return 0;
+	}
 	if (argc < 3)
 		die_usage();
 	a = atol(argv[2]);
