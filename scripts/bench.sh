@@ -50,7 +50,9 @@
 # Peers (build/bench/peers-KVER.md, .png, .data; tests/guest/bench-peers.sh
 # says what runs, scripts/plot-peers.sh reports it, the model included):
 # 2 vCPUs, multi-threaded TCG, memory for the largest size plus 3 GiB.
-# About 17 minutes per kernel with --quick; the full run takes hours.
+# A run with --peers-sizes 1024,2048,4096 --peers-mb 2048 --peers-reps 3
+# took about 25 minutes per kernel beside two other VMs; the full sizes
+# take several times that.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
