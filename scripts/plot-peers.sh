@@ -147,7 +147,7 @@ END {
 		info["cpus"], info["memtotal_kb"] / 1024, nrep
 	print " Medians in seconds, spread ±(max − min)/2 as a share of the median; a ratio A/B is the median of the per-repetition ratios, each listed."
 	print "Stock: mmfree not loaded. sync, async: pagefree/mode, other knobs at their defaults (" info["defaults"] "). THP never except in the thp- configurations."
-	print "exit: SIGKILL until the process has exited (its pidfd polls readable); avail: SIGKILL until MemAvailable has regained 95% of what the process took (polled every millisecond)."
+	print "exit: SIGKILL until the process has exited (its pidfd polls readable); avail: SIGKILL until MemAvailable has regained 95% of what the process took (sampled every few ms, below)."
 	if ("seconds" in info)
 		print "The guest ran the series in " info["seconds"] " s."
 	if ("other_vms" in info) {
