@@ -27,9 +27,11 @@
 # 6.12, trixie, trixie-cloud, sid; or a release), check and
 # check-installed TEST=name[,...] to narrow the run; bench runs 6.1 and
 # 6.12 unless told, and takes BENCH_ARGS: "--quick" for smaller runs (about
-# 15 minutes a kernel; pagefree alone: 7 quick, 25 full), "--percpu-only"
-# or "--pagefree-only" for one part, "--a N --b N" (percpu sizes),
-# "--pf-reps N" and "--pf-sizes MB,MB,..." (pagefree; see scripts/bench.sh);
+# 15 minutes a kernel; pagefree alone: 7 quick, 25 full), "--percpu-only",
+# "--pagefree-only" or "--peers-only" for one part, "--a N --b N" (percpu
+# sizes), "--pf-reps N" and "--pf-sizes MB,MB,..." (pagefree),
+# "--peers-reps N", "--peers-sizes MB,..." and "--peers-mb MB" (peers:
+# process_mrelease, THP, redis-server, the curve; see scripts/bench.sh);
 # and MMFREE_BUILD=make to skip DKMS for a faster loop.
 
 KVER ?= $(shell uname -r)

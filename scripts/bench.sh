@@ -4,15 +4,19 @@
 # against mmfree, written to build/bench/ and printed.
 #
 #   scripts/bench.sh [--kernel ID|KVER[,...]] [--quick] [--percpu-only |
-#                    --pagefree-only] [--a PARENTS] [--b CGROUPS]
-#                    [--churn SECONDS] [--pf-reps N] [--pf-sizes MB,MB,...]
+#                    --pagefree-only | --peers-only] [--a PARENTS]
+#                    [--b CGROUPS] [--churn SECONDS] [--pf-reps N]
+#                    [--pf-sizes MB,MB,...] [--peers-reps N]
+#                    [--peers-sizes MB,MB,...] [--peers-mb MB]
 #
 # --kernel        kernels of the matrix (scripts/kernels.sh: 6.1, 6.12,
 #                 trixie, trixie-cloud, sid) or releases, comma-separated
 #                 (default: 6.1,6.12, Debian 12's two)
 # --quick         smaller runs: percpu --a 100 --b 1100 --churn 20; pagefree
-#                 256, 512 and 1024 MiB, 3 repetitions (6 for small ops)
-# --percpu-only, --pagefree-only
+#                 256, 512 and 1024 MiB, 3 repetitions (6 for small ops);
+#                 peers: curve 512, 1024, 2048 MiB, peers and redis at
+#                 1024 MiB, 3 repetitions
+# --percpu-only, --pagefree-only, --peers-only
 #                 run one part only
 # --a, --b        percpu: shrink the patterns (default 1000 parents x 10
 #                 children, and 11000 flat cgroups): under TCG, creating
@@ -24,6 +28,11 @@
 # --pf-sizes L    pagefree: munmap sizes in MiB, comma-separated; the
 #                 largest is also the exit, split and headline size
 #                 (default 256,1024,2048,4096)
+# --peers-reps N  peers: repetitions (default 5, quick 3)
+# --peers-sizes L peers: the curve's sizes in MiB (default 1024,...,16384;
+#                 sizes the host cannot give the guest are dropped)
+# --peers-mb MB   peers: process_mrelease, THP and redis-server size
+#                 (default 4096)
 #
 # Percpu (build/bench/percpu-KVER.md): the guest gets 64 possible CPUs
 # (-smp 64, maxcpus=2 on the kernel command line: 64 units per chunk, 2
@@ -37,32 +46,63 @@
 # Other VMs running on the host at the same time skew the times: the
 # report says whether any did.  scripts/plot-pagefree.sh DATA MD [PNG]
 # rebuilds a report from the .data file.
+#
+# Peers (build/bench/peers-KVER.md, .png, .data; tests/guest/bench-peers.sh
+# says what runs, scripts/plot-peers.sh reports it, the model included):
+# 2 vCPUs, multi-threaded TCG, memory for the largest size plus 3 GiB.
+# A run with --peers-sizes 1024,2048,4096 --peers-mb 2048 --peers-reps 3
+# took about 25 minutes per kernel beside two other VMs; the full sizes
+# take several times that.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-usage() { sed -n '5,27s/^# \?//p' "$0" >&2; exit 2; }
+usage() { sed -n '5,35s/^# \?//p' "$0" >&2; exit 2; }
 
-kernel='' quick=0 percpu=1 pagefree=1 a='' b='' churn='' pf_append=''
+kernel='' quick=0 only='' a='' b='' churn='' pf_append='' peers_append=''
+peers_sizes=1024,2048,4096,8192,16384 peers_mb=4096
 while (($#)); do
 	case "$1" in
 	--kernel) kernel=${2:?}; shift 2 ;;
 	--quick) quick=1; shift ;;
-	--percpu-only) pagefree=0; shift ;;
-	--pagefree-only) percpu=0; shift ;;
+	--percpu-only | --pagefree-only | --peers-only)
+		[[ -z $only ]] || { echo "bench.sh: $only and $1 exclude each other" >&2; exit 2; }
+		only=$1; shift ;;
 	--a) a=${2:?}; shift 2 ;;
 	--b) b=${2:?}; shift 2 ;;
 	--churn) churn=${2:?}; shift 2 ;;
 	--pf-reps) pf_append+=" mmfree_pf_reps=${2:?}"; shift 2 ;;
 	--pf-sizes) pf_append+=" mmfree_pf_sizes=${2:?}"; shift 2 ;;
+	--peers-reps) peers_append+=" mmfree_peers_reps=${2:?}"; shift 2 ;;
+	--peers-sizes) peers_sizes=${2:?}; peers_set=1; shift 2 ;;
+	--peers-mb) peers_mb=${2:?}; peers_set=1; shift 2 ;;
 	-h | --help) usage ;;
 	*) echo "bench.sh: unknown argument $1" >&2; usage ;;
 	esac
 done
-((percpu || pagefree)) || { echo "bench.sh: --percpu-only and --pagefree-only exclude each other" >&2; exit 2; }
+percpu=1 pagefree=1 peers=1
+case "$only" in
+--percpu-only) pagefree=0 peers=0 ;;
+--pagefree-only) percpu=0 peers=0 ;;
+--peers-only) percpu=0 pagefree=0 ;;
+esac
 if ((quick)); then
 	a=${a:-100} b=${b:-1100} churn=${churn:-20}
 	pf_append="mmfree_pf_quick=1$pf_append"
+	[[ -n ${peers_set:-} ]] || peers_sizes=512,1024,2048 peers_mb=1024
+	peers_append=" mmfree_peers_quick=1$peers_append"
 fi
+# The guest holds the largest size and 3 GiB more; the host keeps 4 GiB.
+host_mb=$(($(awk '$1 == "MemAvailable:" { print $2 }' /proc/meminfo) / 1024))
+fit='' dropped=''
+for mb in ${peers_sizes//,/ }; do
+	if ((mb + 3072 + 4096 <= host_mb)); then fit+=${fit:+,}$mb; else dropped+=" $mb"; fi
+done
+((peers == 0)) || [[ -z $dropped ]] || echo "bench.sh: peers: the host cannot hold the curve's sizes$dropped MiB: dropped" >&2
+peers_mem=0
+for mb in ${fit//,/ } "$peers_mb"; do ((mb <= peers_mem)) || peers_mem=$mb; done
+peers_mem=$(((peers_mem + 3072 + 1023) / 1024))G
+((quick == 0)) || peers_mem=6G
+peers_append="mmfree_peers_sizes=$fit mmfree_peers_mb=$peers_mb mmfree_peers_redis_mb=$peers_mb$peers_append"
 percpu_append=maxcpus=2
 [[ -z $a ]] || percpu_append+=" mmfree_bench_a=$a"
 [[ -z $b ]] || percpu_append+=" mmfree_bench_b=$b"
@@ -72,7 +112,7 @@ out=$top/build/bench
 mkdir -p "$out"
 
 # The guest's programs (pfbench) go into /mmfree through build/guest-bin.
-if ((pagefree)); then
+if ((pagefree || peers)); then
 	"$top/scripts/guest-bin.sh"
 fi
 
@@ -149,6 +189,37 @@ for kver in $("$top/scripts/kernels.sh" --releases ${kernel//,/ }); do
 				echo "Plot: $out/pagefree-$kver.png"
 		else
 			echo "bench.sh: $kver: no pagefree results" >&2
+			rc=1
+		fi
+		echo
+	fi
+
+	if ((peers)); then
+		host=$out/peers-$kver.host
+		: >"$host"
+		watch_host "$host" &
+		watcher=$!
+		timeout=$((quick ? 2400 : 14400))
+		MMFREE_TCG_THREAD=multi "$top/tests/vm.sh" --kernel "$kver" \
+			--module "$module" --script bench-peers --smp 2 --mem "$peers_mem" \
+			--append "$peers_append" --timeout "$timeout" >/dev/null || rc=1
+		kill "$watcher" 2>/dev/null || true
+		wait "$watcher" 2>/dev/null || true
+		data=$out/peers-$kver.data
+		{
+			guest_lines "$kver" '^PF(INFO|STAT)? '
+			echo "PFHOST quick $quick"
+			cat "$host"
+		} >"$data"
+		rm -f "$host"
+		if grep -q '^PF ' "$data"; then
+			"$top/scripts/plot-peers.sh" "$data" "$out/peers-$kver.md" \
+				"$out/peers-$kver.png"
+			cat "$out/peers-$kver.md"
+			[[ ! -f $out/peers-$kver.png ]] ||
+				echo "Plot: $out/peers-$kver.png"
+		else
+			echo "bench.sh: $kver: no peers results" >&2
 			rc=1
 		fi
 		echo

@@ -22,10 +22,13 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 suite=bookworm
 mirror=${MMFREE_MIRROR:-http://deb.debian.org/debian}
 # kmod: modprobe/depmod; procps: ps, free, sysctl, vmstat; stress-ng: load;
-# jq: mmfreectl status --json checked and read (tests/guest/tests).
+# jq: mmfreectl status --json checked and read (tests/guest/tests);
+# redis-server (pulls redis-tools: redis-cli): the real program of the
+# peers benchmark (tests/guest/bench-peers.sh), a few MB in every boot's
+# initramfs, cheaper than a second root filesystem to build and cache.
 # util-linux (mount, dmesg, swapon, taskset) and coreutils (timeout) are in
 # minbase already.
-packages=kmod,procps,stress-ng,jq
+packages=kmod,procps,stress-ng,jq,redis-server
 out=$root/build/cache/rootfs-$suite.cpio.zst
 headers='' next=''
 if [[ ${1:-} == packages ]]; then

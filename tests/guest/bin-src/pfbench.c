@@ -22,10 +22,23 @@
  *                                CPU time the munmap used, which the
  *                                hogs' share of the CPUs does not blur
  *   pfbench spin SECONDS         burn CPU (a CPU hog)
+ *   pfbench reap MB [REPS]       as exit, also timing until MemAvailable is
+ *                                back (see avail_target()), sampled every
+ *                                AVAIL_POLL_MS; the child touches its
+ *                                memory on CPU 0, then may run anywhere
+ *   pfbench mrelease MB [REPS]   as reap, but a reaper thread on CPU 1
+ *                                kills through the child's pidfd and reaps
+ *                                its memory with process_mrelease(), as
+ *                                lmkd and systemd-oomd do
+ *   pfbench info                 print "avail_poll_ms N"
+ *   pfbench term PID BASE_KB     SIGTERM to PID (not a child: a server
+ *                                being shut down), time until it exits and
+ *                                until MemAvailable is back to BASE_KB
  *
  * Prints one line per repetition: "<what> <MB> <seconds>" (small and
  * forkexit: "<what> <N> <seconds>"; busy: "busy <MB> <seconds> <CPU
- * seconds>").
+ * seconds>"; reap and mrelease: "<what> <MB> <exit> <avail> <reaper>",
+ * the reaper's time 0 for reap; term: "term <PID> <exit> <avail> 0").
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -34,6 +47,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/io_uring.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -151,9 +167,211 @@ static void wait_memfree(long kb, size_t len)
 		nanosleep(&tick, NULL);
 }
 
+#ifndef SYS_pidfd_send_signal
+#define SYS_pidfd_send_signal 424
+#endif
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
+#ifndef SYS_process_mrelease
+#define SYS_process_mrelease 448
+#endif
+
+static long memavail_kb(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	char line[128];
+	long kb = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %ld kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb;
+}
+
+/*
+ * "MemAvailable is back": it has regained 95% of what it lost between
+ * @base (before the memory was taken) and @now (just before the kill).
+ * Not 100%: pages freed into the per-CPU lists are not counted free until
+ * they drain to the buddy allocator (6.12 lets those lists grow during a
+ * large free), and other small allocations come and go.
+ */
+static long avail_target(long base, long now)
+{
+	return now + (base - now) * 95 / 100;
+}
+
+static void pin_cpu(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	/* One CPU only: then the placement is simply not enforced. */
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
+/* How often MemAvailable is sampled (ms); also the resolution of "avail". */
+#define AVAIL_POLL_MS 10
+
+/*
+ * Wait for the process behind @pidfd to exit and for MemAvailable to
+ * reach @target, whichever comes last; record both times (seconds after
+ * @t0) in @exit_s and @avail_s, for 20 s at most (then the missing time
+ * is -1).  The exit wakes poll() at once; MemAvailable is read every
+ * AVAIL_POLL_MS only: reading /proc/meminfo is slow under TCG, and a
+ * poller that kept its CPU busy would leave mmfree no idle CPU
+ * (pagefree/idle_only) and make it free inline.
+ */
+static void wait_exit_avail(int pidfd, long target, double t0,
+			    double *exit_s, double *avail_s)
+{
+	struct pollfd pfd = { .fd = pidfd, .events = POLLIN };
+	struct timespec tick = { 0, AVAIL_POLL_MS * 1000 * 1000 };
+	double end = t0 + 20;
+
+	*exit_s = *avail_s = -1;
+	while ((*exit_s < 0 || *avail_s < 0) && now() < end) {
+		if (*exit_s < 0) {
+			if (poll(&pfd, 1, AVAIL_POLL_MS) > 0)
+				*exit_s = now() - t0;
+		} else {
+			nanosleep(&tick, NULL);
+		}
+		if (*avail_s < 0 && memavail_kb() >= target)
+			*avail_s = now() - t0;
+	}
+}
+
+struct reaper {
+	int pidfd;
+	double t0, reap_s;
+	int started;	/* set with release order once t0 is */
+};
+
+/* The reaper: on the other CPU, kill, then reap the victim's memory. */
+static void *reaper_main(void *arg)
+{
+	struct reaper *r = arg;
+	int tries = 0;
+
+	pin_cpu(1);
+	r->t0 = now();
+	__atomic_store_n(&r->started, 1, __ATOMIC_RELEASE);
+	if (syscall(SYS_pidfd_send_signal, r->pidfd, SIGKILL, NULL, 0))
+		perror("pidfd_send_signal");
+	/*
+	 * EINVAL: the victim is not yet seen exiting (the fatal signal marks
+	 * it at once, so this is rare); ESRCH: it already dropped its mm,
+	 * nothing is left to reap.  Either way the reaper returns.
+	 */
+	while (syscall(SYS_process_mrelease, r->pidfd, 0) && errno == EINVAL &&
+	       ++tries < 1000)
+		;
+	r->reap_s = now() - r->t0;
+	return NULL;
+}
+
+/* reap and mrelease: see the top of the file. */
+static int reap(const char *what, long mb, long reps, int mrelease)
+{
+	size_t len = (size_t)mb << 20;
+	long i;
+
+	for (i = 0; i < reps; i++) {
+		long base = memavail_kb(), target;
+		struct reaper r = { .reap_s = 0 };
+		double exit_s, avail_s;
+		int fd[2], st;
+		pthread_t th;
+		pid_t pid;
+		char c;
+
+		if (pipe(fd))
+			return 1;
+		pid = fork();
+		if (pid < 0)
+			return 1;
+		if (!pid) {
+			cpu_set_t all;
+			int cpu;
+
+			/*
+			 * Touched on CPU 0, the reaper's other CPU; then free to
+			 * run anywhere again: pagefree/idle_only offloads only
+			 * while a CPU the task may run on is idle.
+			 */
+			pin_cpu(0);
+			touch(len);
+			CPU_ZERO(&all);
+			for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+				CPU_SET(cpu, &all);
+			sched_setaffinity(0, sizeof(all), &all);
+			if (write(fd[1], "x", 1) != 1)
+				_exit(1);
+			pause();
+			_exit(0);
+		}
+		close(fd[1]);
+		if (read(fd[0], &c, 1) != 1)
+			return 1;
+		close(fd[0]);
+		r.pidfd = syscall(SYS_pidfd_open, pid, 0);
+		if (r.pidfd < 0) {
+			perror("pidfd_open");
+			return 1;
+		}
+		target = avail_target(base, memavail_kb());
+		if (mrelease) {
+			if (pthread_create(&th, NULL, reaper_main, &r))
+				return 1;
+			while (!__atomic_load_n(&r.started, __ATOMIC_ACQUIRE))
+				sched_yield();
+		} else {
+			r.t0 = now();
+			kill(pid, SIGKILL);
+		}
+		wait_exit_avail(r.pidfd, target, r.t0, &exit_s, &avail_s);
+		if (mrelease)
+			pthread_join(th, NULL);
+		waitpid(pid, &st, 0);
+		close(r.pidfd);
+		printf("%s %ld %.6f %.6f %.6f\n", what, mb, exit_s, avail_s,
+		       r.reap_s);
+		fflush(stdout);
+	}
+	return 0;
+}
+
+/* term: see the top of the file. */
+static int term(pid_t pid, long base)
+{
+	int pidfd = syscall(SYS_pidfd_open, pid, 0);
+	double t0, exit_s, avail_s;
+	long target;
+
+	if (pidfd < 0) {
+		perror("pidfd_open");
+		return 1;
+	}
+	target = avail_target(base, memavail_kb());
+	t0 = now();
+	if (syscall(SYS_pidfd_send_signal, pidfd, SIGTERM, NULL, 0)) {
+		perror("pidfd_send_signal");
+		return 1;
+	}
+	wait_exit_avail(pidfd, target, t0, &exit_s, &avail_s);
+	printf("term %d %.6f %.6f 0\n", (int)pid, exit_s, avail_s);
+	return 0;
+}
+
 static void die_usage(void)
 {
-	fprintf(stderr, "usage: pfbench munmap|exit|zap|exitzap MB [REPS] | busy MB [REPS [HOGS]] | small N KB | forkexit N | spin S\n");
+	fprintf(stderr, "usage: pfbench munmap|exit|zap|exitzap MB [REPS] | busy MB [REPS [HOGS]] | small N KB | forkexit N | spin S |\n"
+		"       reap|mrelease MB [REPS] | term PID BASE_KB\n");
 	exit(2);
 }
 
@@ -161,6 +379,10 @@ int main(int argc, char **argv)
 {
 	long a, reps, i;
 
+	if (argc == 2 && !strcmp(argv[1], "info")) {
+		printf("avail_poll_ms %d\n", AVAIL_POLL_MS);
+		return 0;
+	}
 	if (argc < 3)
 		die_usage();
 	a = atol(argv[2]);
@@ -296,6 +518,10 @@ int main(int argc, char **argv)
 			waitpid(pid, NULL, 0);
 		}
 		printf("forkexit %ld %.6f\n", a, now() - t);
+	} else if (!strcmp(argv[1], "reap") || !strcmp(argv[1], "mrelease")) {
+		return reap(argv[1], a, reps, !strcmp(argv[1], "mrelease"));
+	} else if (!strcmp(argv[1], "term")) {
+		return term(a, reps);
 	} else if (!strcmp(argv[1], "spin")) {
 		spin(a);
 	} else {
