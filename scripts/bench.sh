@@ -133,7 +133,7 @@ watch_host() {	# file
 
 # The guest's output comes back as KTAP diagnostics ("# " lines) once the
 # script ends; if the VM died before that, what reached the console.
-guest_lines() {	# kver pattern
+guest_lines() {	# log name (tests/vm.sh: KVER, KVER.bench) pattern
 	local ktap=$top/build/logs/$1.ktap console=$top/build/logs/$1.console
 	if grep -q '^# PFINFO seconds' "$ktap" 2>/dev/null || [[ ! -s $console ]]; then
 		sed -n 's/^# //p' "$ktap"
@@ -202,12 +202,13 @@ for kver in $("$top/scripts/kernels.sh" --releases ${kernel//,/ }); do
 		timeout=$((quick ? 2400 : 14400))
 		MMFREE_TCG_THREAD=multi "$top/tests/vm.sh" --kernel "$kver" \
 			--module "$module" --script bench-peers --smp 2 --mem "$peers_mem" \
-			--append "$peers_append" --timeout "$timeout" >/dev/null || rc=1
+			--rootfs bench --append "$peers_append" --timeout "$timeout" \
+			>/dev/null || rc=1
 		kill "$watcher" 2>/dev/null || true
 		wait "$watcher" 2>/dev/null || true
 		data=$out/peers-$kver.data
 		{
-			guest_lines "$kver" '^PF(INFO|STAT)? '
+			guest_lines "$kver.bench" '^PF(INFO|STAT)? '
 			echo "PFHOST quick $quick"
 			cat "$host"
 		} >"$data"

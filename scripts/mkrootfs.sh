@@ -4,6 +4,10 @@
 # unpacks as its initramfs: build/cache/rootfs-bookworm.cpio.zst
 #
 #   scripts/mkrootfs.sh                   the base every test boot uses
+#   scripts/mkrootfs.sh bench             rootfs-bookworm-bench.cpio.zst:
+#       the base and redis-server (with redis-cli), the real program of
+#       the peers benchmark (tests/guest/bench-peers.sh); kept out of the
+#       base so that the test boots do not carry it
 #   scripts/mkrootfs.sh packages KVER NEXT
 #       rootfs-SUITE-packages.cpio.zst for the package test
 #       (tests/guest/tests/*-packages-*), SUITE being KVER's
@@ -22,16 +26,17 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 suite=bookworm
 mirror=${MMFREE_MIRROR:-http://deb.debian.org/debian}
 # kmod: modprobe/depmod; procps: ps, free, sysctl, vmstat; stress-ng: load;
-# jq: mmfreectl status --json checked and read (tests/guest/tests);
-# redis-server (pulls redis-tools: redis-cli): the real program of the
-# peers benchmark (tests/guest/bench-peers.sh), a few MB in every boot's
-# initramfs, cheaper than a second root filesystem to build and cache.
+# jq: mmfreectl status --json checked and read (tests/guest/tests).
 # util-linux (mount, dmesg, swapon, taskset) and coreutils (timeout) are in
 # minbase already.
-packages=kmod,procps,stress-ng,jq,redis-server
+packages=kmod,procps,stress-ng,jq
 out=$root/build/cache/rootfs-$suite.cpio.zst
 headers='' next=''
-if [[ ${1:-} == packages ]]; then
+if [[ ${1:-} == bench ]]; then
+	[[ $# == 1 ]] || { echo "mkrootfs.sh: usage: mkrootfs.sh bench" >&2; exit 2; }
+	packages+=,redis-server
+	out=$root/build/cache/rootfs-$suite-bench.cpio.zst
+elif [[ ${1:-} == packages ]]; then
 	[[ $# == 3 ]] || { echo "mkrootfs.sh: usage: mkrootfs.sh packages KVER NEXT" >&2; exit 2; }
 	# What apt install of mmfree-dkms needs on the machine already: DKMS
 	# (which pulls make and dpkg-dev), the compiler and the headers.

@@ -5,16 +5,17 @@
 #
 # Usage: tests/vm.sh --kernel KVER --module PATH [--test NAME] [--demo]
 #                    [--mem SIZE] [--smp N] [--numa NODES] [--append "ARGS"]
-#                    [--timeout SEC] [--rootfs packages]
+#                    [--timeout SEC] [--rootfs packages|bench]
 # --rootfs packages boots the package test's root filesystem (see
-# scripts/mkrootfs.sh) without the module: the test installs it with apt.
+# scripts/mkrootfs.sh) without the module: the test installs it with apt;
+# --rootfs bench the benchmarks' (the base and redis-server).
 # Env: V=1 shows the console on the terminal; MMFREE_ACCEL=kvm|tcg;
 #      MMFREE_TCG_THREAD=single (default)|multi.
 # Last line of output: "KVER: N passed, N failed"; exit 0 only if 0 failed.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-usage() { sed -n '5,11s/^# \?//p' "$0" >&2; exit 2; }
+usage() { sed -n '5,12s/^# \?//p' "$0" >&2; exit 2; }
 
 kver='' module='' test='' demo=0 script=demo mem=3G smp=2 numa=1 append=''
 timeout_s=2400 rootfs=base
@@ -63,7 +64,11 @@ packages)
 	base=$root/build/cache/rootfs-$suite-packages.cpio.zst
 	mkrootfs+=(packages "$kver" "${kver%-amd64}-cloud-amd64")
 	;;
-*) echo "vm.sh: --rootfs takes packages" >&2; exit 2 ;;
+bench)
+	base=$root/build/cache/rootfs-bookworm-bench.cpio.zst
+	mkrootfs+=(bench)
+	;;
+*) echo "vm.sh: --rootfs takes packages or bench" >&2; exit 2 ;;
 esac
 work=$root/build/vm/$kver
 logs=$root/build/logs
@@ -134,7 +139,7 @@ for m in $wanted; do
 	done
 done
 cp "$kmods"/modules.builtin* "$kmods/modules.order" "$omods/"
-if [[ $rootfs == base ]]; then
+if [[ $rootfs != packages ]]; then
 	mkdir -p "$omods/updates/dkms"
 	cp "$module" "$omods/updates/dkms/"
 fi
