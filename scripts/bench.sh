@@ -143,6 +143,10 @@ guest_lines() {	# log name (tests/vm.sh: KVER, KVER.bench) pattern
 }
 
 rc=0
+# The host watcher (watch_host, in the background during each boot) goes
+# with this script however it ends.
+watcher=''
+trap '[[ -z $watcher ]] || kill "$watcher" 2>/dev/null || true' EXIT
 kernel=${kernel:-6.1,6.12}
 # shellcheck disable=SC2086 # the IDs, one word each
 for kver in $("$top/scripts/kernels.sh" --releases ${kernel//,/ }); do
@@ -175,6 +179,7 @@ for kver in $("$top/scripts/kernels.sh" --releases ${kernel//,/ }); do
 			--append "$pf_append" --timeout "$timeout" >/dev/null || rc=1
 		kill "$watcher" 2>/dev/null || true
 		wait "$watcher" 2>/dev/null || true
+		watcher=''
 		data=$out/pagefree-$kver.data
 		{
 			guest_lines "$kver" '^PF(INFO|STAT)? '
@@ -206,6 +211,7 @@ for kver in $("$top/scripts/kernels.sh" --releases ${kernel//,/ }); do
 			>/dev/null || rc=1
 		kill "$watcher" 2>/dev/null || true
 		wait "$watcher" 2>/dev/null || true
+		watcher=''
 		data=$out/peers-$kver.data
 		{
 			guest_lines "$kver.bench" '^PF(INFO|STAT)? '
