@@ -147,7 +147,11 @@ END {
 		info["cpus"], info["memtotal_kb"] / 1024, nrep
 	print " Medians in seconds, spread ±(max − min)/2 as a share of the median; a ratio A/B is the median of the per-repetition ratios, each listed."
 	print "Stock: mmfree not loaded. sync, async: pagefree/mode, other knobs at their defaults (" info["defaults"] "). THP never except in the thp- configurations."
-	print "exit: SIGKILL until the process has exited (its pidfd polls readable); avail: SIGKILL until MemAvailable has regained 95% of what the process took (sampled every few ms, below)."
+	# Runs before avail_counts existed counted MemAvailable alone.
+	avail = ("avail_counts" in info) ? info["avail_counts"] : "MemAvailable"
+	if (avail == "MemAvailable+pcp")
+		avail = "MemAvailable plus the pages on the per-CPU free lists (/proc/zoneinfo count:)"
+	print "exit: SIGKILL until the process has exited (its pidfd polls readable); avail: SIGKILL until " avail " has regained 95% of what the process took (sampled every few ms, below)."
 	if ("seconds" in info)
 		print "The guest ran the series in " info["seconds"] " s."
 	if ("other_vms" in info) {
@@ -157,7 +161,7 @@ END {
 		else
 			print "\nNo other VM ran on this " info["host_cpus"] "-CPU host meanwhile (host load average up to " info["max_load"] ")."
 	}
-	print "MemAvailable sampled every " info["avail_poll_ms"] " ms: the resolution of avail."
+	print "Sampled every " info["avail_poll_ms"] " ms: the resolution of avail."
 	for (k in missing)
 		print "\n**Not reached within 20 s (left out): " k ", " missing[k] " time(s).**"
 	for (k in zero)
@@ -399,7 +403,7 @@ plot "$tmp/curve.dat" using 1:2 with linespoints lw 2 title "stock", \
      "" using 1:3 with linespoints lw 2 title "sync", \
      "" using 1:4 with linespoints lw 2 title "async"
 set origin 0.5,0.48
-set title "exit: SIGKILL until MemAvailable is back, against size"
+set title "exit: SIGKILL until the memory is back, against size"
 plot "$tmp/curve.dat" using 1:8 with linespoints lw 2 title "stock", \
      "" using 1:9 with linespoints lw 2 title "sync", \
      "" using 1:10 with linespoints lw 2 title "async"

@@ -6,7 +6,7 @@
 # drift over the boot counts for none of them.
 #
 #   - the curve: munmap, and exit of a process holding the region (kill
-#     until it exits and until MemAvailable is back: pfbench reap), at
+#     until it exits and until the memory is back: pfbench reap), at
 #     every size, stock (mmfree not loaded), sync and async;
 #   - peers at PEER_MB: process_mrelease() from a reaper on the other CPU
 #     (pfbench mrelease, stock kernel), and THP always (configs thp-stock,
@@ -15,7 +15,7 @@
 #     PEER_MB, for the model (scripts/plot-peers.sh);
 #   - redis-server filled to REDIS_MB with its own DEBUG POPULATE, no
 #     persistence, shut down with SIGTERM (what systemctl stop sends):
-#     until it exits and until MemAvailable is back.
+#     until it exits and until the memory is back.
 #
 # Lines: "PF test config size rep seconds" (tests munmap, exit, avail,
 # reaper, redisexit, redisavail; -1: not reached within 20 s), "PFSTAT
@@ -70,6 +70,8 @@ timed() {	# config size rep command...
 	quiesce
 	stats_snap /tmp/st.before
 	out=$("$@") || fail "$*: $out"
+	# Async pages count as offloaded once a worker has freed them.
+	quiesce
 	stats_snap /tmp/st.after
 	echo "$out" | awk -v h="$cfg $size $rep" '
 		$1 == "munmap" || $1 == "zap" { print "PF munmap", h, $3 }
@@ -89,7 +91,7 @@ thp() {	# always|never
 redis_run() {	# config rep
 	local base pid n
 	settle
-	base=$(meminfo_kb MemAvailable)
+	base=$(pfbench avail)
 	# A unix socket: the guest brings up no network, not even lo.
 	redis-server --port 0 --unixsocket "$SOCK" --save '' --appendonly no \
 		--enable-debug-command yes --protected-mode no \
@@ -149,7 +151,7 @@ echo "PFINFO memtotal_kb $(meminfo_kb MemTotal)"
 echo "PFINFO reps $REPS"
 echo "PFINFO sizes $SIZES"
 echo "PFINFO peer $PEER_MB"
-echo "PFINFO $(pfbench info)"
+pfbench info | sed 's/^/PFINFO /'
 echo "PFINFO redis $REDIS_MB $REDIS_KEYS $(redis-server --version | sed 's/.* v=\([^ ]*\).*/\1/')"
 start=$(date +%s)
 
