@@ -149,8 +149,6 @@ END {
 	print "Stock: mmfree not loaded. sync, async: pagefree/mode, other knobs at their defaults (" info["defaults"] "). THP never except in the thp- configurations."
 	# Runs before avail_counts existed counted MemAvailable alone.
 	avail = ("avail_counts" in info) ? info["avail_counts"] : "MemAvailable"
-	if (avail == "MemAvailable+pcp")
-		avail = "MemAvailable plus the pages on the per-CPU free lists (/proc/zoneinfo count:)"
 	print "exit: SIGKILL until the process has exited (its pidfd polls readable); avail: SIGKILL until " avail " has regained 95% of what the process took (sampled every few ms, below)."
 	if ("seconds" in info)
 		print "The guest ran the series in " info["seconds"] " s."

@@ -32,7 +32,7 @@
  *                                its memory with process_mrelease(), as
  *                                lmkd and systemd-oomd do
  *   pfbench info                 print "avail_poll_ms N" and "avail_counts
- *                                WHAT" (what avail_kb() adds up)
+ *                                WHAT" (what avail_kb() adds up, in words)
  *   pfbench avail                print avail_kb()
  *   pfbench term PID BASE_KB     SIGTERM to PID (not a child: a server
  *                                being shut down), time until it exits and
@@ -422,7 +422,7 @@ int main(int argc, char **argv)
 	long a, reps, i;
 
 	if (argc == 2 && !strcmp(argv[1], "info")) {
-		printf("avail_poll_ms %d\navail_counts MemAvailable+pcp\n",
+		printf("avail_poll_ms %d\navail_counts MemAvailable plus the pages on the per-CPU free lists (/proc/zoneinfo count:)\n",
 		       AVAIL_POLL_MS);
 		return 0;
 	}
