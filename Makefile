@@ -31,7 +31,7 @@
 # "--pagefree-only" or "--peers-only" for one part, "--a N --b N" (percpu
 # sizes), "--pf-reps N" and "--pf-sizes MB,MB,..." (pagefree),
 # "--peers-reps N", "--peers-sizes MB,..." and "--peers-mb MB" (peers:
-# process_mrelease, THP, redis-server, the curve; see scripts/bench.sh);
+# process_mrelease, THP, redis-server, the curve; see bench/bench.sh);
 # and MMFREE_BUILD=make to skip DKMS for a faster loop.
 
 KVER ?= $(shell uname -r)
@@ -62,7 +62,7 @@ check-installed:
 
 bench:
 	scripts/setup.sh
-	scripts/bench.sh $(if $(KERNEL),--kernel $(KERNEL)) $(BENCH_ARGS)
+	bench/bench.sh $(if $(KERNEL),--kernel $(KERNEL)) $(BENCH_ARGS)
 
 demo:
 	scripts/setup.sh
@@ -79,7 +79,7 @@ deb:
 	scripts/setup.sh
 	scripts/deb.sh
 
-# mmfreectl: userspace, linked with libkmod, from scripts/mmfreectl/.  The
+# mmfreectl: userspace, linked with libkmod, from mmfreectl/.  The
 # knob and stat tables come from include/mmfree/, as for the module (only
 # table.c defines them); the version from dkms.conf.  The objects go to
 # build/obj/mmfreectl/ whatever MMFREECTL names: vm.sh copies the folder
@@ -89,7 +89,7 @@ MMFREE_VERSION = $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
 MMFREECTL_CFLAGS = -Wall -Wextra -Werror -O2 -Iinclude \
 	-DMMFREE_VERSION='"$(MMFREE_VERSION)"' $(shell pkg-config --cflags libkmod)
 MMFREECTL_LIBS = $(shell pkg-config --libs libkmod)
-MMFREECTL_SRC = scripts/mmfreectl
+MMFREECTL_SRC = mmfreectl
 MMFREECTL_OBJDIR = build/obj/mmfreectl
 MMFREECTL_OBJS = $(patsubst $(MMFREECTL_SRC)/%.c,$(MMFREECTL_OBJDIR)/%.o, \
 	$(wildcard $(MMFREECTL_SRC)/*.c))

@@ -3,7 +3,7 @@
 # The main job: benchmarks in VMs, one boot per kernel and part, stock
 # against mmfree, written to build/bench/ and printed.
 #
-#   scripts/bench.sh [--kernel ID|KVER[,...]] [--quick] [--percpu-only |
+#   bench/bench.sh [--kernel ID|KVER[,...]] [--quick] [--percpu-only |
 #                    --pagefree-only | --peers-only] [--a PARENTS]
 #                    [--b CGROUPS] [--churn SECONDS] [--pf-reps N]
 #                    [--pf-sizes MB,MB,...] [--peers-reps N]
@@ -40,15 +40,15 @@
 # QEMU's hotplug slots (maxcpus=) give 6.12 only 2 possible CPUs.
 #
 # Pagefree (build/bench/pagefree-KVER.md, .png, and the raw lines in
-# .data; tests/guest/bench-pagefree.sh says what runs): 2 vCPUs, 6 GiB,
+# .data; bench/guest/bench-pagefree.sh says what runs): 2 vCPUs, 6 GiB,
 # THP off, multi-threaded TCG so that both vCPUs really run in parallel.
 # About 25 minutes per kernel, 6-7 with --quick (2-core host, TCG).
 # Other VMs running on the host at the same time skew the times: the
-# report says whether any did.  scripts/plot-pagefree.sh DATA MD [PNG]
+# report says whether any did.  bench/plot-pagefree.sh DATA MD [PNG]
 # rebuilds a report from the .data file.
 #
-# Peers (build/bench/peers-KVER.md, .png, .data; tests/guest/bench-peers.sh
-# says what runs, scripts/plot-peers.sh reports it, the model included):
+# Peers (build/bench/peers-KVER.md, .png, .data; bench/guest/bench-peers.sh
+# says what runs, bench/plot-peers.sh reports it, the model included):
 # 2 vCPUs, multi-threaded TCG, memory for the largest size plus 3 GiB.
 # A run with --peers-sizes 1024,4096,8192 --peers-mb 4096 --peers-reps 3
 # took 31 minutes of guest time on 6.12, alone on the host; the full
@@ -187,7 +187,7 @@ for kver in $("$top/scripts/kernels.sh" --releases ${kernel//,/ }); do
 		} >"$data"
 		rm -f "$host"
 		if grep -q '^PF ' "$data"; then
-			"$top/scripts/plot-pagefree.sh" "$data" "$out/pagefree-$kver.md" \
+			"$top/bench/plot-pagefree.sh" "$data" "$out/pagefree-$kver.md" \
 				"$out/pagefree-$kver.png"
 			cat "$out/pagefree-$kver.md"
 			[[ ! -f $out/pagefree-$kver.png ]] ||
@@ -220,7 +220,7 @@ for kver in $("$top/scripts/kernels.sh" --releases ${kernel//,/ }); do
 		} >"$data"
 		rm -f "$host"
 		if grep -q '^PF ' "$data"; then
-			"$top/scripts/plot-peers.sh" "$data" "$out/peers-$kver.md" \
+			"$top/bench/plot-peers.sh" "$data" "$out/peers-$kver.md" \
 				"$out/peers-$kver.png"
 			cat "$out/peers-$kver.md"
 			[[ ! -f $out/peers-$kver.png ]] ||

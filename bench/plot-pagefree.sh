@@ -1,10 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Turn the page-free benchmark's raw lines (tests/guest/bench-pagefree.sh,
-# collected by scripts/bench.sh) into a markdown report and a PNG plot of
+# Turn the page-free benchmark's raw lines (bench/guest/bench-pagefree.sh,
+# collected by bench/bench.sh) into a markdown report and a PNG plot of
 # munmap time against size.
 #
-#   scripts/plot-pagefree.sh DATA REPORT.md [PLOT.png]
+#   bench/plot-pagefree.sh DATA REPORT.md [PLOT.png]
 #
 # DATA holds "PF test config size rep seconds", "PFSTAT config test size
 # stat delta", "PFINFO key value..." and "PFHOST key value..." lines.

@@ -1,12 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Turn the peers benchmark's raw lines (tests/guest/bench-peers.sh,
-# collected by scripts/bench.sh) into a markdown report and a PNG plot:
+# Turn the peers benchmark's raw lines (bench/guest/bench-peers.sh,
+# collected by bench/bench.sh) into a markdown report and a PNG plot:
 # the peers (process_mrelease, THP), redis-server's shutdown, the curve
 # against size with its per-GiB slopes, the model (docs/design.md, "Model:
 # sync and async on N CPUs"), and the issue's targets with their verdicts.
 #
-#   scripts/plot-peers.sh DATA REPORT.md [PLOT.png]
+#   bench/plot-peers.sh DATA REPORT.md [PLOT.png]
 #
 # Times are medians over the repetitions, spread ±(max − min)/2 as a
 # share of the median; a ratio A/B is the median of the per-repetition

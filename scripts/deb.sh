@@ -23,10 +23,9 @@ done
 
 rm -rf "$out"
 mkdir -p "$src"
-# What the packages are built from; never build caches or git metadata.
-cp -a "$top"/{Kbuild,Makefile,dkms.conf,README.md,module,include,etc,debian} "$src/"
-mkdir -p "$src/scripts"
-cp -a "$top/scripts/mmfreectl" "$src/scripts/"
+# What the packages are built from: tracked files only, no leftovers.
+"$top/scripts/tracked.sh" "$src" Kbuild Makefile dkms.conf README.md \
+	module include etc debian mmfreectl
 
 # The changelog's date is the last commit's, so that two builds of one
 # commit are the same packages.

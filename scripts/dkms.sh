@@ -6,21 +6,20 @@
 #   scripts/dkms.sh install [KVER...]   add (once), build and install
 #   scripts/dkms.sh remove              remove every version from DKMS
 #
-# The DKMS source tree (/usr/src/mmfree-VERSION) gets only what the build
-# needs, never the build caches or git metadata of this checkout.
+# The DKMS source tree (/usr/src/mmfree-VERSION) gets only the tracked
+# files the build needs (scripts/tracked.sh), never build leftovers.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 name=mmfree
 version=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$top/dkms.conf")
+[[ -n $version ]] || { echo "dkms.sh: no PACKAGE_VERSION in dkms.conf" >&2; exit 1; }
 
 stage() {
 	local dst=/usr/src/$name-$version
 
 	rm -rf "$dst"
-	mkdir -p "$dst"
-	cp -a "$top/Kbuild" "$top/Makefile" "$top/dkms.conf" \
-		"$top/module" "$top/include" "$dst/"
+	"$top/scripts/tracked.sh" "$dst" Kbuild Makefile dkms.conf module include
 }
 
 remove_all() {

@@ -1,6 +1,6 @@
 #!/bin/bash
-# Build the guest's test programs, tests/guest/bin-src/*.c, as static
-# binaries into build/guest-bin/ (tests/vm.sh copies that directory into
+# Build the guest's programs, tests/guest/bin-src/*.c (the tests') and
+# bench/guest/*.c (the benchmarks'), as static binaries into build/guest-bin/ (tests/vm.sh copies that directory into
 # /mmfree, on the guest's PATH).  -pthread for the sources that use it.
 # Also promtool, Prometheus's own checker (from Debian's prometheus
 # package, cached in build/cache/), for mmfreectl status --prometheus.
@@ -13,7 +13,7 @@ cc=${CC:-gcc}
 
 mkdir -p "$out"
 rc=0
-for src in "$root"/tests/guest/bin-src/*.c; do
+for src in "$root"/tests/guest/bin-src/*.c "$root"/bench/guest/*.c; do
 	[[ -e $src ]] || continue
 	bin=$out/$(basename "$src" .c)
 	[[ $bin -nt $src ]] && continue

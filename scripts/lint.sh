@@ -63,6 +63,32 @@ st=0
 } >"$log" 2>&1 || st=1
 report "make clean removes the objects, keeps build/" "$st" "$log"
 
+# Packaging (scripts/deb.sh, scripts/dkms.sh) copies tracked files only:
+# build leftovers, with this machine's absolute paths, stay out of
+# /usr/src/mmfree-VERSION.  debian/rules clean, run in a checkout, removes
+# only what the package build made, not the lab's caches in build/.  Both
+# checked in a clone with this tree's scripts and such leftovers planted.
+out=$top/build/lint/packaging
+log=$out.log
+rm -rf "$out"
+st=0
+{
+	git clone -q "$top" "$out/tree" &&
+	cp "$top/scripts/tracked.sh" "$out/tree/scripts/" &&
+	cp "$top/debian/rules" "$out/tree/debian/" &&
+	touch "$out/tree/module/leftover.o" "$out/tree/module/.leftover.o.cmd" &&
+	"$out/tree/scripts/tracked.sh" "$out/copy" Kbuild module include &&
+	[ -f "$out/copy/module/main.c" ] && [ -f "$out/copy/include/mmfree/knobs.h" ] &&
+	[ -z "$(find "$out/copy" -name '*leftover*')" ] &&
+	mkdir -p "$out/tree/build/cache" "$out/tree/build/obj/mmfreectl" &&
+	touch "$out/tree/build/cache/kernel" "$out/tree/build/mmfreectl" &&
+	printf 'mmfree (0) unstable; urgency=low\n\n  * lint\n\n -- lint <lint@localhost>  %s\n' \
+		"$(date -R)" >"$out/tree/debian/changelog" &&
+	(cd "$out/tree" && debian/rules clean) &&
+	[ -f "$out/tree/build/cache/kernel" ] && [ ! -e "$out/tree/build/mmfreectl" ]
+} >"$log" 2>&1 || st=1
+report "packaging copies tracked files; debian/rules clean keeps build/" "$st" "$log"
+
 # mmfreectl, the userspace tool: -Wall -Wextra -Werror, built afresh.
 log=$top/build/lint/mmfreectl.log
 st=0
@@ -86,7 +112,7 @@ checkpatch() {
 # mmfreectl's test/next_arg.c is the kernel's next_arg(), copied as it is
 # to hold mmfreectl to it: left in the kernel's own style.
 ctl_src=()
-for f in scripts/mmfreectl/*.[ch] scripts/mmfreectl/test/*.[ch]; do
+for f in mmfreectl/*.[ch] mmfreectl/test/*.[ch]; do
 	[[ $f == */test/next_arg.c ]] || ctl_src+=("$f")
 done
 st=0

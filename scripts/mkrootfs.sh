@@ -6,7 +6,7 @@
 #   scripts/mkrootfs.sh                   the base every test boot uses
 #   scripts/mkrootfs.sh bench             rootfs-bookworm-bench.cpio.zst:
 #       the base and redis-server (with redis-cli), the real program of
-#       the peers benchmark (tests/guest/bench-peers.sh); kept out of the
+#       the peers benchmark (bench/guest/bench-peers.sh); kept out of the
 #       base so that the test boots do not carry it
 #   scripts/mkrootfs.sh packages KVER NEXT
 #       rootfs-SUITE-packages.cpio.zst for the package test

@@ -152,6 +152,8 @@ fi
 [[ -z $depmod_out ]] || echo "$depmod_out" >&2
 
 cp -a "$root/tests/guest/." "$stage/mmfree/"
+# The benchmarks and the demo (bench/guest/) run with the tests' helpers.
+cp "$root"/bench/guest/*.sh "$stage/mmfree/"
 # For --script elsewhere (tests/guest/elsewhere.sh), which runs it.
 cp "$root/tests/installed.sh" "$stage/mmfree/"
 if [[ -d $root/build/guest-bin ]]; then

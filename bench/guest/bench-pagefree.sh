@@ -22,7 +22,7 @@
 #
 # Every timed repetition is one line "PF test config size rep seconds";
 # "PFSTAT config test size stat delta" gives mmfree's statistics over a
-# series; "PFINFO key value..." describes the run.  scripts/bench.sh turns
+# series; "PFINFO key value..." describes the run.  bench/bench.sh turns
 # them into tables and a plot; the other lines are progress for the
 # console.
 #
@@ -33,7 +33,7 @@
 # sysfs knobs change.
 #
 # Sizes and repetitions come from the kernel command line (set by
-# scripts/bench.sh): mmfree_pf_quick=1 for the smaller set (below), and
+# bench/bench.sh): mmfree_pf_quick=1 for the smaller set (below), and
 # any of mmfree_pf_reps=N, mmfree_pf_small_reps=N, mmfree_pf_sizes=MB,MB,...
 # (the largest is also the exit, split and headline size),
 # mmfree_pf_sweep_mb=MB, mmfree_pf_busy_mb=MB, mmfree_pf_small=N,
@@ -41,7 +41,7 @@
 # Under TCG, touching 1 GiB takes about 7 s: the full set runs in about
 # 25 minutes, the quick one in 6.
 MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")" && pwd)}
-# shellcheck source=lib.sh
+# shellcheck source=../../tests/guest/lib.sh
 . "$MMFREE_GUEST/lib.sh"
 # shellcheck source=bench-lib.sh
 . "$MMFREE_GUEST/bench-lib.sh"

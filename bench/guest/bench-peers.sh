@@ -12,7 +12,7 @@
 #     (pfbench mrelease, stock kernel), and THP always (configs thp-stock,
 #     thp-sync, thp-async; THP is never everywhere else);
 #   - zap only (pages pinned, nothing freed: pfbench zap, exitzap) at
-#     PEER_MB, for the model (scripts/plot-peers.sh);
+#     PEER_MB, for the model (bench/plot-peers.sh);
 #   - redis-server filled to REDIS_MB with its own DEBUG POPULATE, no
 #     persistence, shut down with SIGTERM (what systemctl stop sends):
 #     until it exits and until the memory is back.
@@ -21,11 +21,11 @@
 # reaper, redisexit, redisavail; -1: not reached within 20 s), "PFSTAT
 # config test size stat delta" per run, "PFINFO key value...".
 #
-# Sizes come from the kernel command line (scripts/bench.sh):
+# Sizes come from the kernel command line (bench/bench.sh):
 # mmfree_peers_quick=1, mmfree_peers_reps=N, mmfree_peers_sizes=MB,...,
 # mmfree_peers_mb=MB, mmfree_peers_redis_mb=MB.
 MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")" && pwd)}
-# shellcheck source=lib.sh
+# shellcheck source=../../tests/guest/lib.sh
 . "$MMFREE_GUEST/lib.sh"
 # shellcheck source=bench-lib.sh
 . "$MMFREE_GUEST/bench-lib.sh"

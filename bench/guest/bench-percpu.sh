@@ -21,7 +21,7 @@
 #      the empty pages left.  Target: mmfree costs at most 10% more than
 #      stock in either.
 MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")" && pwd)}
-# shellcheck source=lib.sh
+# shellcheck source=../../tests/guest/lib.sh
 . "$MMFREE_GUEST/lib.sh"
 
 A_PARENTS=1000
@@ -30,7 +30,7 @@ CHURN_CGROUPS=400
 CHURN_SECONDS=60
 CHURN_REPS=3
 # Smaller runs: mmfree_bench_a=PARENTS mmfree_bench_b=CGROUPS
-# mmfree_bench_churn=SECONDS on the kernel command line (scripts/bench.sh
+# mmfree_bench_churn=SECONDS on the kernel command line (bench/bench.sh
 # --a N --b N --churn N).
 read -r cmdline </proc/cmdline
 for arg in $cmdline; do

@@ -1,0 +1,25 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Copy the files git tracks under PATH... of this checkout into DEST, as
+# they are in the work tree: what the DKMS tree and the source package
+# are made of.  Build leftovers (*.o, .*.cmd with this machine's absolute
+# paths) and anything else untracked stay behind.
+#
+# Usage: scripts/tracked.sh DEST PATH...
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+usage() { sed -n '3,9s/^# \?//p' "$0"; }
+
+case "${1:-}" in
+-h | --help) usage; exit 0 ;;
+esac
+(($# >= 2)) || { usage >&2; exit 2; }
+dst=$1
+shift
+git -C "$top" rev-parse --is-inside-work-tree >/dev/null 2>&1 ||
+	{ echo "tracked.sh: $top is not a git checkout: cannot tell sources from leftovers" >&2; exit 1; }
+files=$(git -C "$top" ls-files -- "$@")
+[[ -n $files ]] || { echo "tracked.sh: no tracked file under $*" >&2; exit 1; }
+mkdir -p "$dst"
+(cd "$top" && cpio -pdm --quiet "$dst") <<<"$files"
