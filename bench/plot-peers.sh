@@ -14,6 +14,10 @@
 # every repetition's ratio is printed.  Without gnuplot, no plot.
 set -euo pipefail
 
+# shellcheck source=../scripts/help.sh
+. "$(dirname "$0")/../scripts/help.sh"
+help_if_asked "$@"
+
 data=${1:?usage: $0 DATA REPORT.md [PLOT.png]}
 md=${2:?usage: $0 DATA REPORT.md [PLOT.png]}
 png=${3:-}
@@ -110,6 +114,15 @@ function tsync(z, fw, k, q,   t, rest) {
 	return (t < q * fw) ? q * fw : t
 }
 function kw(ncpu, w) { return (w < ncpu - 1) ? w : ncpu - 1 }
+# Async, memory back: k workers beside the zap, then k2 once the task
+# has returned (the pool uses its CPU too).
+function tasyncback(z, fw, k, k2,   rest) {
+	rest = (k < 1) ? 1 : 1 - k * z / fw
+	if (rest < 0)
+		rest = 0
+	return z + rest * fw / k2
+}
+function kall(ncpu, w) { return (w < ncpu) ? w : ncpu }
 function st(c, t, s, name) { return stat[c, t, s, name] + 0 }
 
 $1 == "PF" && $6 >= 0 { v[$2, $3, $4, $5] = $6; if ($5 > nrep) nrep = $5; next }
@@ -277,7 +290,7 @@ END {
 			printf "| %s | %.3f | %.3f | %.3f | %.3f |\n", tt, z[tt] * 1e6, f[tt] * 1e6, fw[tt] * 1e6, wt[tt]
 		}
 		print ""
-		print "Model: with N CPUs, k = min(W, N − 1) workers free beside the zapping task. During the zap (P·z) they free k·z/fw of the pages per page zapped; the task then helps with the rest: sync = P·(z + max(0, 1 − k·z/fw)·fw/(k + 1)), floored by the zone-lock ceiling P·q·fw, where q is the share of a page'"'"'s free cost spent under the zone lock (no lock statistics in stock kernels: q is an assumption, shown at 0, 0.1 and 0.25). async = P·z (it returns after the zap; the copy into work items is its only extra). Stock = P·(z + f)."
+		print "Model: with N CPUs, k = min(W, N − 1) workers free beside the zapping task. During the zap (P·z) they free k·z/fw of the pages per page zapped; the task then helps with the rest: sync = P·(z + max(0, 1 − k·z/fw)·fw/(k + 1)), floored by the zone-lock ceiling P·q·fw, where q is the share of a page'"'"'s free cost spent under the zone lock (no lock statistics in stock kernels: q is an assumption, shown at 0, 0.1 and 0.25). async = P·z (it returns after the zap; the copy into work items is its only extra); its memory is back once k'"'"' = min(W, N) workers (the task'"'"'s CPU is free again) have freed the rest: P·(z + max(0, 1 − k·z/fw)·fw/k'"'"'). Stock = P·(z + f)."
 		print ""
 		print "| check at N = 2 (k = " kw(2, W) ") | predicted | measured (median) | measured / predicted |"
 		print "|---|---|---|---|"
@@ -288,6 +301,8 @@ END {
 			p = P * z[tt]; m = med(tt, "async", S)
 			printf "| %s async | %.3f s | %s | %s |\n", tt, p, (m == "") ? "–" : sprintf("%.3f s", m), (m == "") ? "–" : sprintf("%.2f", m / p)
 		}
+		p = P * tasyncback(z["exit"], fw["exit"], kw(2, W), kall(2, W)); m = med("avail", "async", S)
+		printf "| exit async, memory back (k'"'"' = %d) | %.3f s | %s | %s |\n", kall(2, W), p, (m == "") ? "–" : sprintf("%.3f s", m), (m == "") ? "–" : sprintf("%.2f", m / p)
 		print ""
 		print "| predicted stock/sync ratio (exit costs) | q = 0 | q = 0.1 | q = 0.25 |"
 		print "|---|---|---|---|"

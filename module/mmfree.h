@@ -95,6 +95,8 @@ bool mmfree_pool_working(void);
 long mmfree_pool_inflight_pages(void);
 long mmfree_pool_inflight_pages_on(const nodemask_t *nodes);
 void mmfree_pool_set_workers(unsigned int workers);
+void mmfree_pool_gather_begin(void);
+void mmfree_pool_gather_end(void);
 void mmfree_pool_drain(void);
 
 /* --- sym.c */
@@ -185,8 +187,12 @@ bool mmfree_hook_from_us(unsigned long parent_ip);
 
 /* --- stat.c */
 
+struct kernfs_node;
+
 void mmfree_stat_add(enum mmfree_stat_id id, unsigned long n);
 unsigned long mmfree_stat_sum(enum mmfree_stat_id id);
+void mmfree_stat_notify(enum mmfree_stat_id id);
+void mmfree_stat_set_file(enum mmfree_stat_id id, struct kernfs_node *kn);
 
 /* --- knob.c */
 

@@ -23,7 +23,9 @@
  *   tlb_finish_mmu		    after the kernel's final flush of the
  *				    context's own gather, sync: help with
  *				    the queued items, wait for the rest;
- *				    async: just close
+ *				    async: just close (a killed task's
+ *				    gather helps and waits after every
+ *				    flush, tlb_flush_mmu too)
  *   out_of_memory		    with pages in flight, drain the pool
  *				    first; report progress only if that
  *				    left the allocation's zones above their
@@ -38,7 +40,11 @@
  * flight: hugetlb pages are freed inline (the hugetlb pool and its
  * reservations never reach the OOM killer), and a gather of another
  * task's memory (process_mrelease(), a third party's last mmput()) is
- * sync whatever the mode.
+ * sync whatever the mode.  A killed task's gather is sync too, and waits
+ * at every flush, not only at its end: exit_mmap() sets MMF_OOM_SKIP,
+ * which lets process_mrelease() return, after unmap_vmas() and before
+ * tlb_finish_mmu(), and whoever killed the task wants its memory back
+ * before it can see the task gone.  An OOM victim frees inline.
  *
  * The busy-system objection to parallel freeing: with idle_only, pages
  * are offloaded only while a CPU the task may run on is idle (or already
@@ -75,6 +81,7 @@
 #include <linux/rcupdate_wait.h>
 #include <linux/sched.h>
 #include <linux/sched/prio.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
 #include <linux/utsname.h>
@@ -93,6 +100,7 @@ struct mmfree_gather {
 	struct task_struct *task;
 	struct mmu_gather *tlb;		/* the gather this context belongs to */
 	bool async;			/* its pages may stay in flight */
+	bool killed;			/* its task was killed: wait each flush */
 	int flushing;			/* in our wrappers' call to flush tlb */
 	struct mmfree_waiter waiter;
 	struct rcu_head rcu;
@@ -226,7 +234,9 @@ static struct mmfree_gather *mmfree_gather_current(void)
 /*
  * Whether @tlb unmaps the current task's own memory: munmap and madvise
  * run on current->mm, an exiting task's exit_mmap() after exit_mm() set
- * current->mm to NULL, with the mm still its active_mm.  Anything else
+ * current->mm to NULL.  Not its active_mm: a task without an mm that is
+ * switched out and back in borrows the previous task's (lazy TLB), so
+ * an exit preempted on its way would look like another's.  Anything else
  * (process_mrelease(), the OOM reaper, a last mmput() by a /proc reader)
  * reaps for somebody who expects the memory back when it returns.
  */
@@ -236,7 +246,35 @@ static bool mmfree_tlb_own(struct mmu_gather *tlb)
 
 	if (current->flags & PF_KTHREAD)
 		return false;
-	return current->mm ? mm == current->mm : mm == current->active_mm;
+	return current->mm ? mm == current->mm : current->flags & PF_EXITING;
+}
+
+/*
+ * Whether the current task was killed: a fatal signal is pending, or its
+ * thread group exits on a signal.  get_signal() dequeues the SIGKILL
+ * before do_exit(), so an exiting task no longer has it pending; its
+ * group's exit code then holds the signal in the low 7 bits, where an
+ * exit_group() status is shifted up by 8.
+ */
+static bool mmfree_current_killed(void)
+{
+	const struct signal_struct *sig = current->signal;
+
+	return fatal_signal_pending(current) ||
+	       ((READ_ONCE(sig->flags) & SIGNAL_GROUP_EXIT) &&
+		(READ_ONCE(sig->group_exit_code) & 0x7f));
+}
+
+/*
+ * A kill makes the task's gather sync from its next flush on: a kill is
+ * made to get memory back, in async mode too.
+ */
+static void mmfree_gather_check_killed(struct mmfree_gather *g)
+{
+	if (!g->killed && mmfree_current_killed()) {
+		g->killed = true;
+		g->async = false;
+	}
 }
 
 static struct mmfree_gather *mmfree_gather_open(struct mmu_gather *tlb)
@@ -250,8 +288,11 @@ static struct mmfree_gather *mmfree_gather_open(struct mmu_gather *tlb)
 	g->tlb = tlb;
 	g->async = mmfree_knob(MMFREE_KNOB_PAGEFREE_MODE) ==
 		   MMFREE_PAGEFREE_MODE_async && mmfree_tlb_own(tlb);
+	g->killed = false;
+	mmfree_gather_check_killed(g);
 	g->flushing = 0;
 	mmfree_waiter_init(&g->waiter);
+	mmfree_pool_gather_begin();
 	spin_lock(&mmfree_gathers_lock);
 	hash_add_rcu(mmfree_gathers, &g->node, (unsigned long)g->task);
 	atomic_inc(&mmfree_nr_gathers);
@@ -259,8 +300,8 @@ static struct mmfree_gather *mmfree_gather_open(struct mmu_gather *tlb)
 	return g;
 }
 
-/* Help with and wait for the gather's items, then forget it. */
-static void mmfree_gather_close(struct mmfree_gather *g)
+/* Help with and wait for the gather's items queued so far. */
+static void mmfree_gather_wait(struct mmfree_gather *g)
 {
 	u64 start = ktime_get_ns();
 	unsigned long helped;
@@ -270,11 +311,17 @@ static void mmfree_gather_close(struct mmfree_gather *g)
 	mmfree_stat_add(MMFREE_STAT_PAGEFREE_HELPED_PAGES, helped);
 	mmfree_stat_add(MMFREE_STAT_PAGEFREE_WAIT_NS, start);
 	trace_mmfree_wait(helped, start);
+}
 
+/* Help with and wait for the gather's items, then forget it. */
+static void mmfree_gather_close(struct mmfree_gather *g)
+{
+	mmfree_gather_wait(g);
 	spin_lock(&mmfree_gathers_lock);
 	hash_del_rcu(&g->node);
 	atomic_dec(&mmfree_nr_gathers);
 	spin_unlock(&mmfree_gathers_lock);
+	mmfree_pool_gather_end();
 	kfree_rcu(g, rcu);
 }
 
@@ -502,6 +549,9 @@ static void mmfree_offload(struct mmfree_gather *g, void **entries,
 			}
 			mmfree_trace_offload(MMFREE_STAT_PAGEFREE_OFFLOADED_PAGES,
 					     pages, page_to_nid(page), g->async);
+			if (g->killed)
+				mmfree_stat_add(MMFREE_STAT_PAGEFREE_KILLED_PAGES,
+						pages);
 			mmfree_item_put_entries(item, run, end, pages);
 			mmfree_item_queue(item, g->async ? NULL : &g->waiter,
 					  page_to_nid(page));
@@ -543,11 +593,17 @@ static void mmfree_tlb_flush_mmu(struct mmu_gather *tlb)
 	g = mmfree_gather_current() ?: mmfree_gather_try_open(tlb);
 	if (g && g->tlb != tlb)
 		g = NULL;
-	if (g)
+	if (g) {
+		mmfree_gather_check_killed(g);
 		g->flushing++;
+	}
 	mmfree_call_tlb_flush(tlb);
-	if (g)
+	if (g) {
 		g->flushing--;
+		/* A mid-zap flush: free before unmap_vmas() goes on. */
+		if (g->killed && !list_empty(&g->waiter.items))
+			mmfree_gather_wait(g);
+	}
 	mmfree_leave();
 }
 
@@ -561,8 +617,10 @@ static void mmfree_tlb_finish_mmu(struct mmu_gather *tlb)
 	/* Another gather of this task (nested): not this context's end. */
 	if (g && g->tlb != tlb)
 		g = NULL;
-	if (g)
+	if (g) {
+		mmfree_gather_check_killed(g);
 		g->flushing++;
+	}
 	mmfree_call_tlb_finish(tlb);
 	if (g) {
 		g->flushing--;

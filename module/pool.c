@@ -5,11 +5,11 @@
  *
  * Workers are an unbound workqueue: the scheduler runs them on whichever
  * CPUs are idle, max_active caps how many free at once (pagefree/workers,
- * as the 2017 patch's max_active did, and at most the other online CPUs:
- * see mmfree_pool_set_workers(); before 6.9 the cap holds per node, since
- * then for the whole workqueue, shared out among the nodes and rounded up
- * to one per node: see mmfree_pool_min_active()), and
- * queue_work_node() keeps an item on
+ * as the 2017 patch's max_active did; while a task gathers pages, at most
+ * the other online CPUs, else all of them: see mmfree_pool_apply_cap();
+ * before 6.9 the cap holds per node, since then for the whole workqueue,
+ * shared out among the nodes and rounded up to one per node: see
+ * mmfree_pool_min_active()), and queue_work_node() keeps an item on
  * the node of its pages, so that a worker frees into its own node's
  * zones and contends only on their locks.  WQ_MEM_RECLAIM gives the queue
  * a rescuer thread: freeing is how memory comes back, so it must make
@@ -22,6 +22,9 @@
  * waiter may take back (cancel_work()) and free itself any item no worker
  * has started, waits for the rest, and frees the items' memory.  An async
  * item belongs to the pool, which frees it after its pages.
+ *
+ * When the pages in flight fall to 0, pollers of their statistic's file
+ * are woken (mmfree_stat_notify()): mmfreectl wait.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -31,6 +34,7 @@
 #include <linux/kernel.h>
 #include <linux/ktime.h>
 #include <linux/list.h>
+#include <linux/mutex.h>
 #include <linux/nodemask.h>
 #include <linux/percpu.h>
 #include <linux/slab.h>
@@ -58,6 +62,12 @@ static atomic_long_t mmfree_pool_inflight = ATOMIC_LONG_INIT(0);
 static atomic_long_t *mmfree_pool_node_inflight;
 static atomic_t mmfree_pool_alloc_count = ATOMIC_INIT(0);
 static atomic_t mmfree_pool_items = ATOMIC_INIT(0);	/* queued or running */
+
+/* The workers knob, tasks gathering pages, and the max_active they give. */
+static unsigned int mmfree_pool_workers;
+static atomic_t mmfree_pool_gatherers = ATOMIC_INIT(0);
+static int mmfree_pool_cap;
+static DEFINE_MUTEX(mmfree_pool_cap_lock);
 
 /* Test hook: make every Nth item allocation fail. */
 static unsigned int mmfree_test_fail_alloc;
@@ -95,7 +105,8 @@ static void mmfree_item_free_pages(struct mmfree_item *item)
 {
 	mmfree_call_free_pages(item->entries, item->nr);
 	atomic_long_sub(item->pages, &mmfree_pool_node_inflight[item->nid]);
-	atomic_long_sub(item->pages, &mmfree_pool_inflight);
+	if (!atomic_long_sub_return(item->pages, &mmfree_pool_inflight))
+		mmfree_stat_notify(MMFREE_STAT_PAGEFREE_INFLIGHT_PAGES);
 }
 
 static void mmfree_waiter_put(struct mmfree_waiter *w)
@@ -163,7 +174,10 @@ void mmfree_waiter_init(struct mmfree_waiter *w)
  *
  * Items no worker has started are taken back and freed here, newest first
  * (workers start from the oldest), so the task never only sleeps while
- * its own work waits in the queue.  Frees the items' memory.
+ * its own work waits in the queue.  Frees the items' memory; the waiter
+ * can take new items afterwards.
+ *
+ * Context: process context, sleeps.
  *
  * Return: pages this task freed itself.
  */
@@ -188,7 +202,8 @@ unsigned long mmfree_waiter_finish(struct mmfree_waiter *w)
 		wait_for_completion(&w->done);
 	list_for_each_entry_safe(item, next, &w->items, node)
 		kmem_cache_free(mmfree_item_cache, item);
-	INIT_LIST_HEAD(&w->items);
+	/* Every item is done: complete() has let go of the completion. */
+	mmfree_waiter_init(w);
 	return helped;
 }
 
@@ -216,18 +231,68 @@ long mmfree_pool_inflight_pages_on(const nodemask_t *nodes)
 }
 
 /*
- * At most @workers items free at once, and never more than the other
- * online CPUs: the gathering task keeps its own CPU busy zapping, so a
- * worker beyond that count can only take time from it (measured under
- * TCG with 2 CPUs: an async 1 GiB munmap took twice as long with 4
- * workers as with 1).  CPUs brought online later count from the next
- * knob write.
+ * At most pagefree/workers items free at once.  While a task gathers
+ * pages, never more than the other online CPUs: it keeps its own CPU busy
+ * zapping, so a worker beyond that count can only take time from it
+ * (measured under TCG with 2 CPUs: an async 1 GiB munmap took twice as
+ * long with 4 workers as with 1).  Once none gathers, its CPU is free
+ * again (an async exit has returned) and the pool may use every CPU.
+ * The cap follows the count of gatherers under a mutex, so the last of
+ * racing updates sees the final count.
+ *
+ * Context: process context, may sleep (workqueue_set_max_active()).
+ */
+static void mmfree_pool_apply_cap(void)
+{
+	unsigned int cpus;
+	int cap;
+
+	mutex_lock(&mmfree_pool_cap_lock);
+	cpus = num_online_cpus();
+	if (atomic_read(&mmfree_pool_gatherers))
+		cpus = max(cpus, 2U) - 1;
+	cap = min(READ_ONCE(mmfree_pool_workers), cpus);
+	if (cap != mmfree_pool_cap) {
+		workqueue_set_max_active(mmfree_pool_wq, cap);
+		mmfree_pool_cap = cap;
+	}
+	mutex_unlock(&mmfree_pool_cap_lock);
+}
+
+/**
+ * mmfree_pool_set_workers - the workers knob changed
+ * @workers: at most this many items free at once
+ *
+ * CPUs brought online later count from the next change of the cap.
+ *
+ * Context: process context, may sleep.
  */
 void mmfree_pool_set_workers(unsigned int workers)
 {
-	unsigned int others = max(num_online_cpus(), 2U) - 1;
+	WRITE_ONCE(mmfree_pool_workers, workers);
+	mmfree_pool_apply_cap();
+}
 
-	workqueue_set_max_active(mmfree_pool_wq, min(workers, others));
+/**
+ * mmfree_pool_gather_begin - a task starts gathering pages for the pool
+ *
+ * Context: process context, may sleep.
+ */
+void mmfree_pool_gather_begin(void)
+{
+	if (atomic_inc_return(&mmfree_pool_gatherers) == 1)
+		mmfree_pool_apply_cap();
+}
+
+/**
+ * mmfree_pool_gather_end - a task's gather is done
+ *
+ * Context: process context, may sleep.
+ */
+void mmfree_pool_gather_end(void)
+{
+	if (atomic_dec_and_test(&mmfree_pool_gatherers))
+		mmfree_pool_apply_cap();
 }
 
 /*
@@ -340,6 +405,7 @@ int mmfree_pool_init(void)
 		kfree(mmfree_pool_node_inflight);
 		return -ENOMEM;
 	}
+	mmfree_pool_cap = -1;
 	mmfree_pool_set_workers(mmfree_knob(MMFREE_KNOB_PAGEFREE_WORKERS));
 	return 0;
 }

@@ -14,7 +14,8 @@
  * The directories come from the features main.c passes in: each usable
  * feature gets one, named after it, holding its knobs (those whose path
  * starts with its name), its statistics (stats/, read through the
- * feature) and its action file (percpu/reclaim).  A feature the kernel
+ * feature; the file of a waitable one is handed to stat.c, which wakes its
+ * pollers) and its action file (percpu/reclaim).  A feature the kernel
  * cannot run has no directory at all.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -199,6 +200,29 @@ static void mmfree_dir_attrs(struct mmfree_dir *dir)
 	dir->group.attrs = dir->attrs;
 }
 
+/*
+ * Hand the files of @dir's waitable statistics down to stat.c (@on), or
+ * take them back, waking their pollers.  Without a node a statistic is
+ * still read, only not waited on.
+ */
+static void mmfree_dir_waitable(struct mmfree_dir *dir, bool on)
+{
+	struct kernfs_node *stats = NULL;
+	int i;
+
+	if (on)
+		stats = sysfs_get_dirent(dir->kobj->sd, dir->stat_group.name);
+	for (i = 0; i < MMFREE_NR_STATS; i++) {
+		if (mmfree_stats[i].feature != dir->feature ||
+		    !mmfree_stat_descs[i].waitable)
+			continue;
+		mmfree_stat_set_file(i, stats ?
+				     sysfs_get_dirent(stats, mmfree_stat_descs[i].name) :
+				     NULL);
+	}
+	sysfs_put(stats);
+}
+
 static int mmfree_dir_create(struct mmfree_dir *dir)
 {
 	int err;
@@ -215,6 +239,8 @@ static int mmfree_dir_create(struct mmfree_dir *dir)
 		err = sysfs_create_group(dir->kobj, &dir->stat_group);
 		if (err)
 			sysfs_remove_group(dir->kobj, &dir->group);
+		else
+			mmfree_dir_waitable(dir, true);
 	}
 	if (err) {
 		kobject_put(dir->kobj);
@@ -228,8 +254,10 @@ static void mmfree_dir_remove(struct mmfree_dir *dir)
 	if (!dir->kobj)
 		return;
 	/* Removing the files waits for writers still inside store(). */
-	if (dir->feature)
+	if (dir->feature) {
+		mmfree_dir_waitable(dir, false);
 		sysfs_remove_group(dir->kobj, &dir->stat_group);
+	}
 	sysfs_remove_group(dir->kobj, &dir->group);
 	kobject_put(dir->kobj);
 	dir->kobj = NULL;

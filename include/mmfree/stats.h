@@ -17,6 +17,10 @@
  * A statistic with gauge set can go down (a level: pages populated now);
  * the others only grow while the module is loaded (events since load).
  *
+ * A statistic with waitable set can be waited on: poll() (POLLPRI) on its
+ * file returns when the value falls to 0 (the module calls sysfs_notify()
+ * then, and when it unloads); read it again after each wakeup.
+ *
  * A statistic with root_only set is read under a kernel lock that every
  * percpu allocation takes (a walk over the chunks): its file is 0400, so
  * that no unprivileged reader can stall allocations.  The others read
@@ -46,6 +50,7 @@ enum mmfree_stat_id {
 	MMFREE_STAT_PAGEFREE_OFFLOADED_PAGES,
 	MMFREE_STAT_PAGEFREE_REMOTE_PAGES,
 	MMFREE_STAT_PAGEFREE_HELPED_PAGES,
+	MMFREE_STAT_PAGEFREE_KILLED_PAGES,
 	MMFREE_STAT_PAGEFREE_INLINE_SMALL_PAGES,
 	MMFREE_STAT_PAGEFREE_INLINE_BUSY_PAGES,
 	MMFREE_STAT_PAGEFREE_INLINE_NOMEM_PAGES,
@@ -67,6 +72,7 @@ struct mmfree_stat_desc {
 	enum mmfree_stat_unit unit;
 	int gauge;
 	int root_only;
+	int waitable;
 	const char *help;
 };
 
@@ -134,6 +140,11 @@ const struct mmfree_stat_desc mmfree_stat_descs[MMFREE_NR_STATS] = {
 		.unit = MMFREE_STAT_FREED,
 		.help = "pages a waiting task freed itself from its own queued work",
 	},
+	[MMFREE_STAT_PAGEFREE_KILLED_PAGES] = {
+		.dir = "pagefree/stats", .name = "killed_pages",
+		.unit = MMFREE_STAT_FREED,
+		.help = "pages of killed tasks, freed by the pool before each flush returned",
+	},
 	[MMFREE_STAT_PAGEFREE_INLINE_SMALL_PAGES] = {
 		.dir = "pagefree/stats", .name = "inline_small_pages",
 		.unit = MMFREE_STAT_FREED,
@@ -176,8 +187,8 @@ const struct mmfree_stat_desc mmfree_stat_descs[MMFREE_NR_STATS] = {
 	},
 	[MMFREE_STAT_PAGEFREE_INFLIGHT_PAGES] = {
 		.dir = "pagefree/stats", .name = "inflight_pages",
-		.unit = MMFREE_STAT_FREED, .gauge = 1,
-		.help = "pages queued or being freed now",
+		.unit = MMFREE_STAT_FREED, .gauge = 1, .waitable = 1,
+		.help = "pages queued or being freed now (poll() wakes at 0)",
 	},
 	[MMFREE_STAT_PAGEFREE_WORK_ITEMS] = {
 		.dir = "pagefree/stats", .name = "work_items",

@@ -52,6 +52,25 @@
  *                                  process_mrelease(): prints the free
  *                                  memory (MemFree + per-CPU lists) that
  *                                  was back when the call returned
+ *   pftest lmkd MB ORDER ROUNDS    a victim of 4 threads populates MB; as lmkd
+ *                                  does: pidfd_send_signal(SIGKILL),
+ *                                  process_mrelease(), poll() on the
+ *                                  pidfd; prints the free memory back when
+ *                                  the call returned and when the pidfd
+ *                                  became readable.  ORDER reaper-first:
+ *                                  a SCHED_FIFO hog holds the victim's CPU
+ *                                  0 until the call returned; at-once: the
+ *                                  victim exits on CPU 1 beside the caller
+ *                                  (nice -10), which calls at once: the
+ *                                  scheduler decides whether its reaper
+ *                                  zaps beside the victim's exit_mmap() or
+ *                                  finds no mm (ESRCH); in-exit: the call
+ *                                  comes 20 ms after the kill, the victim
+ *                                  on CPU 1 exiting meanwhile (it may find
+ *                                  no mm, ESRCH, as lmkd knows); exit: no
+ *                                  kill, the victim exits on its own and
+ *                                  only the pidfd is polled (nothing is
+ *                                  asserted: async mode does not wait)
  *   pftest hog NODE MB             bound to NUMA node NODE, populate MB at a
  *                                  time until killed (the OOM killer)
  *   pftest spin SECONDS            burn CPU
@@ -59,6 +78,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -70,6 +90,7 @@
 #include <sys/mman.h>
 #include <sys/ipc.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/shm.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -78,6 +99,7 @@
 #include <unistd.h>
 
 #define PAGE 4096UL
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define WPP 8			/* checked words per page */
 #define HPAGE (2UL << 20)
 
@@ -1241,6 +1263,37 @@ static int do_hugemigrate(size_t len, long rounds)
 	return bad;
 }
 
+static void pin(long cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		die("sched_setaffinity %ld", cpu);
+}
+
+/*
+ * A SCHED_FIFO hog on @cpu: nothing else runs there until it is killed
+ * (the caller lifts the real-time throttle: sched_rt_runtime_us = -1).
+ */
+static pid_t fifo_hog(long cpu)
+{
+	pid_t hog = xfork();
+
+	if (!hog) {
+		struct sched_param sp = { .sched_priority = 1 };
+
+		pin(cpu);
+		if (sched_setscheduler(0, SCHED_FIFO, &sp))
+			die("SCHED_FIFO hog on CPU %ld", cpu);
+		for (;;)
+			;
+	}
+	usleep(200000);
+	return hog;
+}
+
 static int do_mrelease(size_t len, long cpu)
 {
 	long base, held, back;
@@ -1252,12 +1305,7 @@ static int do_mrelease(size_t len, long cpu)
 	xpipe(fd);
 	pid = xfork();
 	if (!pid) {
-		cpu_set_t set;
-
-		CPU_ZERO(&set);
-		CPU_SET(cpu, &set);
-		if (sched_setaffinity(0, sizeof(set), &set))
-			die("sched_setaffinity %ld", cpu);
+		pin(cpu);
 		map_anon(len, 1);
 		put(fd[1], 'r');
 		for (;;)
@@ -1266,25 +1314,8 @@ static int do_mrelease(size_t len, long cpu)
 	close(fd[1]);
 	if (!get(fd[0]))
 		die("mrelease child died");
-	/*
-	 * The dying child must not free its own memory meanwhile: a
-	 * SCHED_FIFO hog takes its CPU (the caller lifts the real-time
-	 * throttle: sched_rt_runtime_us = -1).
-	 */
-	hog = xfork();
-	if (!hog) {
-		struct sched_param sp = { .sched_priority = 1 };
-		cpu_set_t set;
-
-		CPU_ZERO(&set);
-		CPU_SET(cpu, &set);
-		if (sched_setaffinity(0, sizeof(set), &set) ||
-		    sched_setscheduler(0, SCHED_FIFO, &sp))
-			die("SCHED_FIFO hog on CPU %ld", cpu);
-		for (;;)
-			;
-	}
-	usleep(200000);
+	/* The dying child must not free its own memory meanwhile. */
+	hog = fifo_hog(cpu);
 	held = free_kb();
 	pidfd = syscall(SYS_pidfd_open, pid, 0);
 	if (pidfd < 0)
@@ -1303,6 +1334,163 @@ static int do_mrelease(size_t len, long cpu)
 	reap(hog, "mrelease hog");
 	reap(pid, "mrelease child");
 	return 0;
+}
+
+static void *lmkd_thread(void *a)
+{
+	(void)a;
+	for (;;)
+		pause();
+	return NULL;
+}
+
+/*
+ * A victim of 4 threads on @cpu holding @len; its pid.  It calls exit(0)
+ * when a byte arrives on *@cmd.
+ */
+static pid_t lmkd_victim(size_t len, long cpu, int *cmd)
+{
+	int fd[2], in[2], i;
+	pid_t pid;
+
+	xpipe(fd);
+	xpipe(in);
+	pid = xfork();
+	if (!pid) {
+		pthread_t t;
+
+		close(in[1]);
+		pin(cpu);
+		if (setpriority(PRIO_PROCESS, 0, 0))
+			die("setpriority 0");
+		for (i = 0; i < 3; i++)
+			if (pthread_create(&t, NULL, lmkd_thread, NULL))
+				die("pthread_create");
+		map_anon(len, 1);
+		put(fd[1], 'r');
+		get(in[0]);
+		exit(0);
+	}
+	close(fd[1]);
+	close(in[0]);
+	if (!get(fd[0]))
+		die("lmkd victim died");
+	close(fd[0]);
+	*cmd = in[1];
+	return pid;
+}
+
+enum lmkd_order { LMKD_REAPER_FIRST, LMKD_AT_ONCE, LMKD_IN_EXIT, LMKD_EXIT };
+
+static const char *const lmkd_orders[] = {
+	"reaper-first", "at-once", "in-exit", "exit"
+};
+
+/*
+ * One kill as lmkd makes it; fails if less than 90% of what the victim
+ * took is free when process_mrelease() returns 0, or when the pidfd is
+ * readable (the victim's exit is visible).
+ */
+static int lmkd_round(size_t len, enum lmkd_order order, long round)
+{
+	int reaper_first = order == LMKD_REAPER_FIRST;
+	long base, held, took, at_call = -1, at_exit;
+	double t0, t_call = 0, t_exit;
+	struct pollfd pfd;
+	pid_t pid, hog = 0;
+	int pidfd, cmd, ret = ESRCH, err = 0, bad = 0;
+
+	base = free_kb();
+	pid = lmkd_victim(len, reaper_first ? 0 : 1, &cmd);
+	if (reaper_first)
+		hog = fifo_hog(0);
+	held = free_kb();
+	took = base - held;
+	pidfd = syscall(SYS_pidfd_open, pid, 0);
+	if (pidfd < 0)
+		die("pidfd_open");
+	t0 = now();
+	if (order == LMKD_EXIT) {
+		/* No kill: the victim exits on its own, exit_group(0). */
+		put(cmd, 'x');
+		goto poll;
+	}
+	if (syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0))
+		die("pidfd_send_signal");
+	/*
+	 * Not by watching the victim: reading its /proc files takes a
+	 * reference to its mm, and the reader may end up with the last one
+	 * (and run exit_mmap() itself).
+	 */
+	if (order == LMKD_IN_EXIT)
+		usleep(20000);
+	ret = syscall(SYS_process_mrelease, pidfd, 0);
+	if (ret)
+		err = errno;
+	t_call = now() - t0;
+	if (!ret)
+		at_call = free_kb() - held;
+	else if (err != ESRCH)
+		die("process_mrelease");
+	if (hog) {
+		kill(hog, SIGKILL);
+		reap(hog, "lmkd hog");
+	}
+poll:
+	pfd.fd = pidfd;
+	pfd.events = POLLIN;
+	if (poll(&pfd, 1, 120000) != 1)
+		die("the victim's pidfd never became readable");
+	t_exit = now() - t0;
+	at_exit = free_kb() - held;
+	printf("lmkd %s round %ld: the victim took %ld kB; ",
+	       lmkd_orders[order], round, took);
+	if (order == LMKD_EXIT)
+		printf("it exited on its own; ");
+	else if (ret)
+		printf("process_mrelease found no mm (ESRCH) after %.3f s; ",
+		       t_call);
+	else
+		printf("%ld kB back when process_mrelease returned 0 after %.3f s; ",
+		       at_call, t_call);
+	printf("%ld kB back when the pidfd became readable after %.3f s\n",
+	       at_exit, t_exit);
+	if (took < (long)(len >> 10) * 9 / 10) {
+		printf("lmkd: the victim took only %ld kB\n", took);
+		bad = 1;
+	}
+	if (!ret && at_call * 10 < took * 9) {
+		printf("lmkd: not 90%% back when process_mrelease returned 0\n");
+		bad = 1;
+	}
+	/* An exit of its own is the mode's: async does not wait. */
+	if (order != LMKD_EXIT && at_exit * 10 < took * 9) {
+		printf("lmkd: not 90%% back when the victim's exit was visible\n");
+		bad = 1;
+	}
+	close(cmd);
+	close(pidfd);
+	reap(pid, "lmkd victim");
+	return bad;
+}
+
+static int do_lmkd(size_t len, const char *name, long rounds)
+{
+	enum lmkd_order order = LMKD_REAPER_FIRST;
+	long r;
+	int bad = 0;
+
+	while (strcmp(name, lmkd_orders[order]))
+		if (++order == ARRAY_SIZE(lmkd_orders))
+			die("lmkd: ORDER is reaper-first, at-once, in-exit or exit");
+	/* The caller runs beside the victim, or beside its starved CPU. */
+	pin(1);
+	/* At once: the reaper may come before the victim's threads let go. */
+	if (order == LMKD_AT_ONCE && setpriority(PRIO_PROCESS, 0, -10))
+		die("setpriority -10");
+	for (r = 1; r <= rounds; r++)
+		bad |= lmkd_round(len, order, r);
+	return bad;
 }
 
 static int do_hog(long node, size_t step)
@@ -1326,6 +1514,7 @@ static void usage(void)
 		"       pftest swap MB ROUNDS | thp MB | herd N MB exit|kill\n"
 		"       pftest threads MB T SECONDS | oom HOLDERS MB ROUNDS | spin SECONDS\n"
 		"       pftest hugetlb MB ROUNDS | hugemigrate MB ROUNDS | mrelease MB CPU\n"
+		"       pftest lmkd MB reaper-first|at-once|in-exit|exit ROUNDS\n"
 		"       pftest hog NODE MB\n");
 	exit(2);
 }
@@ -1379,6 +1568,8 @@ int main(int argc, char **argv)
 		return do_hugemigrate(arg(argv, 2, 2) << 20, arg(argv, 3, 1));
 	if (!strcmp(c, "mrelease") && argc == 4)
 		return do_mrelease(arg(argv, 2, 1) << 20, arg(argv, 3, 0));
+	if (!strcmp(c, "lmkd") && argc == 5)
+		return do_lmkd(arg(argv, 2, 1) << 20, argv[3], arg(argv, 4, 1));
 	if (!strcmp(c, "hog") && argc == 4)
 		return do_hog(arg(argv, 2, 0), arg(argv, 3, 1) << 20);
 	usage();

@@ -1,0 +1,76 @@
+#!/bin/sh
+# While a task gathers pages the pool frees on at most the other CPUs
+# (its own CPU is busy zapping); once its gather is done (an async munmap
+# has returned) the pool may use every CPU.  On 2 CPUs with workers=4:
+# no two work items overlap in time while the gather is open, and some
+# do after it closed.  Intervals come from the trace: each
+# mmfree_item_freed ends at its timestamp and took ns; the gather closes
+# at its mmfree_wait.  (The pool used to stay at one worker on 2 CPUs
+# after the gather too: no overlap at all.)
+MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
+# shellcheck source=../lib.sh
+. "$MMFREE_GUEST/lib.sh"
+# shellcheck source=../lib-pagefree.sh
+. "$MMFREE_GUEST/lib-pagefree.sh"
+
+T=/sys/kernel/tracing
+E=$T/events/mmfree
+[ -d $T ] || skip "no tracefs"
+[ "$(nproc)" = 2 ] || skip "needs exactly 2 CPUs"
+
+trace_cleanup() {
+	echo 0 >$T/tracing_on
+	[ ! -d $E ] || echo 0 >$E/enable
+	pf_cleanup
+}
+trap trace_cleanup EXIT
+
+# Pairs of worker items that overlap, among those that ran wholly while
+# the gather was open ("during"), and among those that started after it
+# closed ("after").
+overlaps() {
+	awk '
+	match($0, /[0-9]+\.[0-9]+: mmfree_/) {
+		ts = substr($0, RSTART, RLENGTH - 9) + 0
+		if ($0 ~ / mmfree_wait: /) { close_ts = ts; next }
+		if ($0 !~ / mmfree_item_freed: .*by=worker/) next
+		match($0, / ns=[0-9]+/)
+		ns = substr($0, RSTART + 4, RLENGTH - 4) + 0
+		n++; s[n] = ts - ns / 1e9; e[n] = ts
+	}
+	END {
+		for (i = 1; i <= n; i++)
+			for (j = i + 1; j <= n; j++) {
+				if (s[i] >= e[j] || s[j] >= e[i])
+					continue
+				if (e[i] <= close_ts && e[j] <= close_ts)
+					during++
+				else if (s[i] >= close_ts && s[j] >= close_ts)
+					after++
+			}
+		printf "%d %d %d\n", n, during + 0, after + 0
+	}' $T/trace
+}
+
+pf_load pagefree_mode=async pagefree_idle_only=0 pagefree_workers=4 percpu_enabled=0
+echo 1 >$E/mmfree_item_freed/enable
+echo 1 >$E/mmfree_wait/enable
+echo 16384 >$T/buffer_size_kb
+during=0 after=0
+for round in 1 2; do
+	echo 0 >$T/tracing_on
+	echo >$T/trace
+	echo 1 >$T/tracing_on
+	pf_run taskset -c 1 pftest munmap 512 1
+	pf_wait_inflight
+	echo 0 >$T/tracing_on
+	[ "$(grep -c ' mmfree_wait: ' $T/trace)" = 1 ] ||
+		fail "round $round: expected one gather's mmfree_wait"
+	# shellcheck disable=SC2046 # three numbers
+	set -- $(overlaps)
+	echo "round $round: $1 items by workers; overlapping pairs while gathering $2, after $3"
+	[ "$1" -gt 0 ] || fail "round $round: no item freed by a worker"
+	during=$((during + $2)) after=$((after + $3))
+done
+assert_eq "$during" 0 "items freed at once while the task gathered (cap: the other CPU)"
+[ "$after" -gt 0 ] || fail "no two items freed at once after the gather closed: the pool kept to one CPU"
