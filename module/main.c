@@ -24,12 +24,6 @@ static struct mmfree_feature *const mmfree_features[] = {
 
 static struct dentry *mmfree_debugfs;
 
-/* Opting in to a kernel series mmfree was not run on. */
-static bool mmfree_untested_kernel;
-module_param_named(untested_kernel, mmfree_untested_kernel, bool, 0444);
-MODULE_PARM_DESC(untested_kernel,
-		 "run the features on a kernel series mmfree was not tested on, where every prototype and field they rely on checks out in its BTF (default 0)");
-
 /* Test hook: treat the running kernel's series as untested. */
 static bool mmfree_test_untested_kernel;
 module_param_named(test_untested_kernel, mmfree_test_untested_kernel, bool,

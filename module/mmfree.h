@@ -69,6 +69,7 @@ extern struct mmfree_feature mmfree_pagefree_feature;
 int mmfree_sysfs_init(struct mmfree_feature *const *features, size_t nr);
 void mmfree_sysfs_exit(void);
 void mmfree_knobs_init(void);
+extern bool mmfree_untested_kernel;
 
 /* --- pool.c */
 

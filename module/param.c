@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The module parameters: one per knob, named after its path ('/' becomes
- * '_'), read-only in sysfs, setting the knob at load.  Their names and
+ * '_'), read-only in sysfs, setting the knob at load, and the load-time
+ * parameters that are no knob (untested_kernel).  Their names and
  * descriptions (help, limits, default) are made by the preprocessor from
- * the knobs' declaration in include/mmfree/knobs.h, so they cannot drift.
+ * the declaration in include/mmfree/knobs.h, so they cannot drift.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -75,3 +76,10 @@ void mmfree_knobs_init(void)
 		     h " (" #first " or " #second ", default " #first ")")
 
 MMFREE_KNOBS(MMFREE_PARAM_TOP, MMFREE_PARAM_NUM, MMFREE_PARAM_NAMED)
+
+/* Opting in to a kernel series mmfree was not run on (main.c). */
+bool mmfree_untested_kernel;
+module_param_named(untested_kernel, mmfree_untested_kernel, bool, 0444);
+#define MMFREE_LOAD_PARAM_DESC(name, d, lo, hi, h)			\
+	MODULE_PARM_DESC(name, h " (" #lo "-" #hi ", default " #d ")");
+MMFREE_LOAD_PARAMS(MMFREE_LOAD_PARAM_DESC)

@@ -9,6 +9,9 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=help.sh
+. "$top/scripts/help.sh"
+help_if_asked "$@"
 src=(Kbuild dkms.conf module include)
 fail=0
 
@@ -102,6 +105,13 @@ st=0
 make -s -C "$top" mmfreectl-test >"$log" 2>&1 || st=1
 report "mmfreectl unit tests" "$st" "$log"
 
+# The knob documentation (README, mmfreectl(8), the modprobe.d example)
+# is what include/mmfree/knobs.h makes of it.
+log=$top/build/lint/knob-doc.log
+st=0
+"$top/scripts/knob-doc.sh" --check >"$log" 2>&1 || st=1
+report "knob docs made from include/mmfree/knobs.h" "$st" "$log"
+
 cp_dir=$("$top/scripts/checkpatch-fetch.sh")
 log=$top/build/lint/checkpatch.log
 # File names relative to the top, in checkpatch's messages too.
@@ -111,7 +121,7 @@ checkpatch() {
 }
 # mmfreectl's test/next_arg.c is the kernel's next_arg(), copied as it is
 # to hold mmfreectl to it: left in the kernel's own style.
-ctl_src=()
+ctl_src=(scripts/knob-doc.c)
 for f in mmfreectl/*.[ch] mmfreectl/test/*.[ch]; do
 	[[ $f == */test/next_arg.c ]] || ctl_src+=("$f")
 done

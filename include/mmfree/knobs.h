@@ -31,29 +31,54 @@
 	TOP(ENABLED, enabled, 1, 0, 1,					\
 	    "master switch: 0 detaches every feature, 1 lets them run")	\
 	NUM(PERCPU_ENABLED, percpu, enabled, 1, 0, 1,			\
-	    "depopulate empty percpu pages the stock heuristic leaves")	\
+	    "depopulate the empty percpu pages the kernel's heuristic "	\
+	    "leaves populated")						\
 	NUM(PERCPU_MIN_EMPTY_PAGES, percpu, min_empty_pages, 1, 1, 65536, \
-	    "a chunk with this many empty populated pages qualifies")	\
+	    "a chunk with at least this many empty populated pages (per " \
+	    "unit) is depopulated")					\
 	/* The kernel itself never goes below 4 (PCPU_EMPTY_POP_PAGES_HIGH). */ \
 	NUM(PERCPU_KEEP_EMPTY_PAGES, percpu, keep_empty_pages, 4, 4, 65536, \
-	    "empty populated pages kept system wide for fast allocation") \
+	    "empty populated pages kept system wide for atomic "	\
+	    "allocations; the kernel itself never goes below 4")	\
 	NUM(PERCPU_INTERVAL_MS, percpu, interval_ms, 0, 0, 3600000,	\
-	    "periodic rescan in ms; 0: only when percpu frees trigger it") \
+	    "periodic rescan in milliseconds; 0: only when percpu frees " \
+	    "trigger one (1 s after they stop, at most 10 s after the "	\
+	    "first)")							\
 	NUM(PAGEFREE_ENABLED, pagefree, enabled, 1, 0, 1,		\
-	    "free gathered pages on the worker pool")			\
+	    "free the pages that munmap and exit gather on a pool of "	\
+	    "kernel workers")						\
 	NAMED(PAGEFREE_MODE, pagefree, mode, sync, async,		\
-	      "sync: munmap and exit wait for every page; async: they do not") \
+	      "sync: munmap and exit return once every page they gathered " \
+	      "is free (the kernel's semantics); async: they return once " \
+	      "the pages are unmapped and the pool frees them in the "	\
+	      "background (a killed task's gathers stay sync)")		\
 	NUM(PAGEFREE_WORKERS, pagefree, workers, 4, 1, 512,		\
-	    "most work items freeing at once, system wide")		\
+	    "most work items freeing at once, per NUMA node before 6.9, " \
+	    "system wide since (one per node at least); never more than " \
+	    "the online CPUs, and one fewer while a task gathers pages") \
 	NUM(PAGEFREE_BATCH_PAGES, pagefree, batch_pages, 512, 16, 512,	\
-	    "base pages per work item (a huge page counts all its pages)") \
+	    "base pages per work item (a huge page counts all its "	\
+	    "pages; an item holds one gathered entry at least)")	\
 	NUM(PAGEFREE_MIN_PAGES, pagefree, min_pages, 1024, 0, 1073741824, \
-	    "a gather with fewer base pages is freed inline")		\
+	    "a gather holding fewer base pages when first flushed is "	\
+	    "freed inline, by the task itself")				\
 	NUM(PAGEFREE_IDLE_ONLY, pagefree, idle_only, 1, 0, 1,		\
-	    "offload only while one of the task's CPUs is idle")	\
+	    "offload only while a CPU the task may run on is idle (or "	\
+	    "the pool is at work)")					\
 	NUM(PAGEFREE_MAX_INFLIGHT_PAGES, pagefree, max_inflight_pages,	\
 	    1048576, 512, 1073741824,					\
-	    "most base pages queued or being freed at once; beyond, inline")
+	    "most base pages queued or being freed at once, both modes; " \
+	    "beyond it, freed inline")
+
+/*
+ * The parameters that are no knob: read once, at load (main.c), and not
+ * files under MMFREE_SYSFS_DIR.  P(NAME, DEFAULT, MIN, MAX, HELP).
+ */
+#define MMFREE_LOAD_PARAMS(P)						\
+	P(untested_kernel, 0, 0, 1,					\
+	  "run the features on a kernel series mmfree was not tested "	\
+	  "on, where every prototype and field they rely on checks "	\
+	  "out in its BTF; a mismatch is refused whatever it says")
 
 #define MMFREE_KNOB_ID(id, ...)		MMFREE_KNOB_##id,
 #define MMFREE_KNOB_NO_VALUES(...)
