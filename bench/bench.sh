@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# The main job: benchmarks in VMs, one boot per kernel and part, stock
-# against mmfree, written to build/bench/ and printed.
+# The full benchmark (make bench; make demo is the short one): in VMs,
+# one boot per kernel and part, stock against mmfree, written to
+# build/bench/ and printed.
 #
 #   bench/bench.sh [--kernel ID|KVER[,...]] [--quick] [--percpu-only |
 #                    --pagefree-only | --peers-only] [--a PARENTS]
@@ -56,7 +57,9 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-usage() { sed -n '5,35s/^# \?//p' "$0" >&2; exit 2; }
+# shellcheck source=../scripts/help.sh
+. "$top/scripts/help.sh"
+help_if_asked "$@"
 
 kernel='' quick=0 only='' a='' b='' churn='' pf_append='' peers_append=''
 peers_sizes=1024,2048,4096,8192,16384 peers_mb=4096
@@ -75,8 +78,8 @@ while (($#)); do
 	--peers-reps) peers_append+=" mmfree_peers_reps=${2:?}"; shift 2 ;;
 	--peers-sizes) peers_sizes=${2:?}; peers_set=1; shift 2 ;;
 	--peers-mb) peers_mb=${2:?}; peers_set=1; shift 2 ;;
-	-h | --help) usage ;;
-	*) echo "bench.sh: unknown argument $1" >&2; usage ;;
+	-h | --help) help_text; exit 0 ;;
+	*) usage_error "unknown argument $1" ;;
 	esac
 done
 percpu=1 pagefree=1 peers=1

@@ -13,6 +13,10 @@
 # plot is skipped.
 set -euo pipefail
 
+# shellcheck source=../scripts/help.sh
+. "$(dirname "$0")/../scripts/help.sh"
+help_if_asked "$@"
+
 data=${1:?usage: $0 DATA REPORT.md [PLOT.png]}
 md=${2:?usage: $0 DATA REPORT.md [PLOT.png]}
 png=${3:-}

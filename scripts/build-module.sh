@@ -14,6 +14,9 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=help.sh
+. "$top/scripts/help.sh"
+help_if_asked "$@"
 kver=${1:?usage: $0 KVER}
 
 if [[ -n ${MMFREE_KDIR:-} ]]; then

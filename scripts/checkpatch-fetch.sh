@@ -6,6 +6,9 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=help.sh
+. "$top/scripts/help.sh"
+help_if_asked "$@"
 dst=$top/build/cache/checkpatch
 
 # The source tarball of the installed linux-source-6.12, if any.

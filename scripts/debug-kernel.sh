@@ -19,6 +19,9 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=help.sh
+. "$root/scripts/help.sh"
+help_if_asked "$@"
 fragment=$root/scripts/debug-kernel.config
 work=$root/build/cache/debug-kernel
 tarball=/usr/src/linux-source-6.1.tar.xz
@@ -29,7 +32,6 @@ while (($#)); do
 	case "$1" in
 	--force) force=1; shift ;;
 	--print-kver) print_only=1; shift ;;
-	-h | --help) sed -n '3,18s/^# \?//p' "$0" >&2; exit 2 ;;
 	*) echo "debug-kernel.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
 done

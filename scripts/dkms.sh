@@ -11,6 +11,9 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=help.sh
+. "$top/scripts/help.sh"
+help_if_asked "$@"
 name=mmfree
 version=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$top/dkms.conf")
 [[ -n $version ]] || { echo "dkms.sh: no PACKAGE_VERSION in dkms.conf" >&2; exit 1; }

@@ -10,6 +10,9 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=help.sh
+. "$root/scripts/help.sh"
+help_if_asked "$@"
 kver=${1:?usage: $0 KVER}
 cache=$root/build/cache/kernels
 dest=$cache/$kver

@@ -8,6 +8,9 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=help.sh
+. "$root/scripts/help.sh"
+help_if_asked "$@"
 out=${1:-$root/build/guest-bin}
 cc=${CC:-gcc}
 

@@ -6,9 +6,10 @@
 #   ID RELEASE SUITE RUNS
 #
 # RUNS is "all" (the whole guest suite, and a 2-node boot for the NUMA
-# tests), "all+packages" (also the package test, in a boot of the
-# suite's own userspace: one kernel per Debian release) or "subset"
-# (tests/run.sh's subset: a flavour of a kernel that runs all).
+# tests), "subset" (tests/run.sh's subset: a flavour or another build of
+# a kernel that runs all, where only the compiler and configuration
+# differ), either with "+packages" (also the package test, in a boot of
+# the suite's own userspace: one kernel per Debian release).
 # Usage: scripts/kernels.sh [ID...] (default: all of them); an ID may
 # also be a release, for one kernel outside the matrix.
 # --releases prints the releases only, --suites the suites only.
@@ -20,14 +21,18 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=help.sh
+. "$top/scripts/help.sh"
+help_if_asked "$@"
 
 # ID, suite, kernel flavour, release pattern (before the flavour), runs.
 # Debian 12's two kernels, Debian 13 (the current stable) with the cloud
-# flavour cloud images boot, and sid.
+# flavour cloud images boot, and sid.  Debian 13's 6.12 is the same
+# upstream series as Debian 12's, built by gcc 14: the subset.
 matrix="
 6.1           bookworm  amd64        6\.1\.0-[0-9]+                    all+packages
 6.12          bookworm  amd64        6\.12\.[0-9]+\+deb12               all
-trixie        trixie    amd64        6\.12\.[0-9]+\+deb13               all+packages
+trixie        trixie    amd64        6\.12\.[0-9]+\+deb13               subset+packages
 trixie-cloud  trixie    cloud-amd64  6\.12\.[0-9]+\+deb13               subset
 sid           sid       amd64        [0-9]+\.[0-9]+\.[0-9]+\+deb14      all
 "
@@ -36,7 +41,6 @@ what=lines
 case "${1:-}" in
 --releases) what=releases; shift ;;
 --suites) what=suites; shift ;;
--h | --help) sed -n '3,19s/^# \?//p' "$0" >&2; exit 2 ;;
 esac
 
 if [[ $what == suites ]]; then

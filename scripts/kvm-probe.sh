@@ -7,6 +7,9 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=help.sh
+. "$root/scripts/help.sh"
+help_if_asked "$@"
 cache=$root/build/cache/accel
 
 if [[ -n ${MMFREE_ACCEL:-} ]]; then

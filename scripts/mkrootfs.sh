@@ -23,6 +23,9 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=help.sh
+. "$root/scripts/help.sh"
+help_if_asked "$@"
 suite=bookworm
 mirror=${MMFREE_MIRROR:-http://deb.debian.org/debian}
 # kmod: modprobe/depmod; procps: ps, free, sysctl, vmstat; stress-ng: load;

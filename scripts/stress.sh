@@ -14,7 +14,9 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-usage() { sed -n '7,13s/^# \?//p' "$0" >&2; exit 2; }
+# shellcheck source=help.sh
+. "$top/scripts/help.sh"
+help_if_asked "$@"
 
 kernel=6.1 minutes=2 seconds='' mem='' timeout_s=''
 while (($#)); do
@@ -24,8 +26,8 @@ while (($#)); do
 	--seconds) seconds=${2:?}; shift 2 ;;
 	--mem) mem=${2:?}; shift 2 ;;
 	--timeout) timeout_s=${2:?}; shift 2 ;;
-	-h | --help) usage ;;
-	*) echo "stress.sh: unknown argument $1" >&2; usage ;;
+	-h | --help) help_text; exit 0 ;;
+	*) usage_error "unknown argument $1" ;;
 	esac
 done
 [[ $minutes =~ ^[0-9]+$ && ( -z $seconds || $seconds =~ ^[0-9]+$ ) ]] ||

@@ -23,9 +23,11 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=help.sh
+. "$top/scripts/help.sh"
+help_if_asked "$@"
 mirror=${MMFREE_MIRROR:-http://deb.debian.org/debian}
 host_suite=bookworm
-usage() { sed -n '9,21s/^# \?//p' "$0" >&2; exit 2; }
 
 # Debian names its kernels after the release: 6.1.0-NN-amd64 and
 # 6.12.N+deb12-FLAVOUR in bookworm, +deb13 in trixie, +deb14 in sid.
@@ -120,7 +122,7 @@ run() {	# suite cmd...
 }
 
 cmd=${1:-}
-[[ $# -ge 2 ]] || usage
+[[ $# -ge 2 ]] || usage_error ""
 shift
 case "$cmd" in
 of)
@@ -152,7 +154,7 @@ apt)
 	run "$suite" apt-cache "$@"
 	;;
 sources)
-	[[ $# == 2 && -d $2/etc/apt ]] || usage
+	[[ $# == 2 && -d $2/etc/apt ]] || usage_error ""
 	rm -rf "$2"/etc/apt/sources.list*
 	if [[ $1 == "$host_suite" ]]; then
 		# bookworm's point releases and security updates, as the host
@@ -164,6 +166,6 @@ sources)
 	fi
 	;;
 *)
-	usage
+	usage_error "unknown command ${1:-}"
 	;;
 esac

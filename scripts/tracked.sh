@@ -9,12 +9,11 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-usage() { sed -n '3,9s/^# \?//p' "$0"; }
+# shellcheck source=help.sh
+. "$top/scripts/help.sh"
+help_if_asked "$@"
 
-case "${1:-}" in
--h | --help) usage; exit 0 ;;
-esac
-(($# >= 2)) || { usage >&2; exit 2; }
+(($# >= 2)) || usage_error "a destination and at least one path"
 dst=$1
 shift
 git -C "$top" rev-parse --is-inside-work-tree >/dev/null 2>&1 ||

@@ -25,6 +25,9 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=../scripts/help.sh
+. "$root/scripts/help.sh"
+help_if_asked "$@"
 guest=$root/tests/guest
 bin=$root/build/guest-bin
 
@@ -38,7 +41,6 @@ while (($#)); do
 	case "$1" in
 	--test) test=${2?}; shift 2 ;;
 	--no-build) build=0; shift ;;
-	-h | --help) sed -n '14,18s/^# \?//p' "$0" >&2; exit 2 ;;
 	*) refuse "unknown argument $1 (see --help)" ;;
 	esac
 done

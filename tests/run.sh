@@ -1,15 +1,18 @@
 #!/bin/bash
 # Run every test: the host's static checks (scripts/lint.sh), then for
 # each kernel of the matrix (scripts/kernels.sh) build (by default:
-# DKMS-install, in the kernel's own suite) mmfree and run the guest suite
-# in a QEMU VM (tests/vm.sh), then the NUMA tests in a second boot with
-# two NUMA nodes; on the kernels the matrix marks "all+packages" (one per
-# Debian release), the package test in a third boot (mmfree-dkms and
-# mmfreectl from scripts/deb.sh installed with apt, a second kernel,
-# purge).  A kernel the matrix marks "subset" runs SUBSET only, and tests
-# marked "# runs: once" (what does not depend on the kernel: mmfreectl,
-# the sysfs surface) run on the first kernel only.  --test and --demo
-# skip the static checks; --test runs only the boots its tests need.
+# DKMS-install, in the kernel's own suite) mmfree, then boot QEMU VMs
+# (tests/vm.sh): the guest suite; the NUMA tests in a boot with two NUMA
+# nodes; on the kernels the matrix marks "+packages" (one per Debian
+# release), the package test (mmfree-dkms and mmfreectl from
+# scripts/deb.sh installed with apt, a second kernel, purge).  A kernel
+# the matrix marks "subset" runs SUBSET only (no NUMA boot): a flavour or
+# build of a kernel that runs everything, where only the compiler and
+# configuration differ.  Tests marked "# runs: once" (what does not
+# depend on the kernel: mmfreectl, the sysfs surface) run on the first
+# kernel only.  The boots, longest first, share MMFREE_VM_JOBS lanes;
+# the end prints each lane's boots and times.  --test and --demo skip
+# the static checks; --test runs only the boots its tests need.
 #
 # Usage: tests/run.sh [--kernel ID|KVER[,...]] [--test NAME[,NAME...]]
 #                     [vm.sh options]
@@ -22,11 +25,14 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=../scripts/help.sh
+. "$root/scripts/help.sh"
+help_if_asked "$@"
 build=${MMFREE_BUILD_MODULE:-$root/scripts/build-module.sh}
 
-# What a "subset" kernel (a flavour of one that runs everything) runs:
-# the module loads, its checks, and page freeing and percpu at work.
-SUBSET=smoke,kernel-symbols,btf-checks,pagefree-leak,pagefree-cow,pagefree-shared-file,pagefree-hugetlb,percpu-reclaims
+# What a "subset" kernel runs: the module loads, its checks, page freeing
+# and percpu at work, a killed task's exit, toggling under load.
+SUBSET=smoke,kernel-symbols,btf-checks,pagefree-leak,pagefree-cow,pagefree-shared-file,pagefree-hugetlb,pagefree-killed-back,pagefree-toggle-churn,percpu-reclaims
 
 kernel='' vmargs=() host=1 demo=0 test=''
 while (($#)); do
@@ -35,7 +41,6 @@ while (($#)); do
 	--test) test=${2?}; host=0; shift 2 ;;
 	--mem | --smp | --append | --timeout) vmargs+=("$1" "${2?}"); shift 2 ;;
 	--demo) vmargs+=("$1"); host=0; demo=1; shift ;;
-	-h | --help) sed -n '14,21s/^# \?//p' "$0" >&2; exit 2 ;;
 	*) echo "run.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
 done
@@ -64,6 +69,7 @@ matrix=$("$root/scripts/kernels.sh" ${kernel:+${kernel//,/ }})
 	{ echo "run.sh: no module build script $build (set MMFREE_BUILD_MODULE)" >&2; exit 2; }
 
 lines=() total_pass=0 total_fail=0 host_pass=0 host_fail=0
+run_t0=$SECONDS static_s=0
 if ((host)); then
 	echo "run.sh: === static checks ===" >&2
 	lint=$("$root/scripts/lint.sh") || true
@@ -71,6 +77,7 @@ if ((host)); then
 	host_pass=$(grep -c '^ok ' <<<"$lint" || true)
 	host_fail=$(grep -c '^FAIL ' <<<"$lint" || true)
 	((host_pass + host_fail > 0)) || host_fail=1
+	static_s=$((SECONDS - run_t0))
 fi
 
 # mmfreectl for the guests: vm.sh copies build/guest-bin/ into /mmfree,
@@ -108,6 +115,7 @@ fi
 # (scripts/dkms.sh) removes the previous kernel's.
 results=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$results"' EXIT
+build_t0=$SECONDS
 i=0
 while read -r id k suite runs; do
 	i=$((i + 1))
@@ -131,14 +139,18 @@ while read -r id k suite runs; do
 	# Keep the name modprobe finds it by (.ko, or .ko.xz from dkms).
 	cp "$module" "$results/$i/mmfree.ko${module##*.ko}"
 done <<<"$matrix"
+build_s=$((SECONDS - build_t0))
 
-# The boots of kernel $1 (its results directory): the suite, or its
-# subset, and the NUMA boot; the first kernel also runs the "once" tests.
-boots() {	# i
-	local id k runs main=1 numa=1 pkg=1 sel once=''
+# The boots of kernel $1 (its results directory), one line each in the
+# queue: "WEIGHT I KIND vm.sh-args...".  KIND main is the suite (or the
+# subset), numa the 2-node boot, packages the package test; the first
+# kernel's main boot also runs the "once" tests.  WEIGHT is a boot's
+# expected length in seconds (an uncontended CI run), for the order.
+queue_boots() {	# i
+	local id k runs main=1 numa=1 pkg=1 sel w args
 	read -r id k runs <"$results/$1/kernel"
 	sel=$test
-	if [[ $runs == subset ]]; then
+	if [[ $runs == subset* ]]; then
 		sel=${test:-$SUBSET}
 		[[ -z $test ]] || sel=$(tr , '\n' <<<"$SUBSET" | grep -xF -f <(tr , '\n' <<<"$test") | paste -sd, || true)
 		[[ -n $sel ]] || main=0
@@ -147,7 +159,7 @@ boots() {	# i
 	[[ -n $numa_tests ]] || numa=0
 	((!demo)) || numa=0
 	# The package test: on the kernels the matrix marks for it.
-	[[ -n $pkg_tests && $runs == all+packages ]] || pkg=0
+	[[ -n $pkg_tests && $runs == *+packages ]] || pkg=0
 	[[ -z $test ]] || grep -qxF -f <(echo "$pkg_tests") <<<"$selected" || pkg=0
 	((!demo)) || pkg=0
 	# --test naming only NUMA or package tests needs only their boots.
@@ -155,63 +167,86 @@ boots() {	# i
 	if [[ -n $test ]] && ! grep -qvxF -f <(printf '%s\n' $numa_tests $pkg_tests) <<<"$selected"; then
 		main=0
 	fi
-	(($1 == 1)) && once=' mmfree_once=1'
-	echo $((main + numa + pkg)) >"$results/$1/boots"
-	# A failed boot is in its summary line; the next one still runs.
-	((!main)) || boot "$1" ${sel:+--test "$sel"} --append "${once# }" "${vmargs[@]}" || true
-	((!numa)) || boot "$1" ${test:+--test "$test"} --numa 2 --smp 2 \
-		--append mmfree_needs=numa "${vmargs[@]}" || true
-	((!pkg)) || boot "$1" ${test:+--test "$test"} --rootfs packages \
-		--append mmfree_needs=packages "${vmargs[@]}" || true
+	w=1100
+	[[ $runs != subset* ]] || w=400
+	if ((main)); then
+		args=(${sel:+--test "$sel"})
+		(($1 != 1)) || args+=(--append mmfree_once=1)
+		echo "$w $1 main$(printf ' %q' "${args[@]}" "${vmargs[@]}")"
+	fi
+	((!numa)) || echo "170 $1 numa$(printf ' %q' ${test:+--test "$test"} --numa 2 --smp 2 \
+		--append mmfree_needs=numa "${vmargs[@]}")"
+	((!pkg)) || echo "500 $1 packages$(printf ' %q' ${test:+--test "$test"} --rootfs packages \
+		--append mmfree_needs=packages "${vmargs[@]}")"
 }
 
 # vm.sh's last stdout line is its summary; its exit status is implied by
 # the counts.  Its progress goes to stderr, each line marked with the
-# kernel when guests run side by side.
-boot() {	# i vm.sh-args...
-	local i=$1 id k runs module
-	shift
+# kernel and boot when guests run side by side.
+boot() {	# lane i kind vm.sh-args...
+	local lane=$1 i=$2 kind=$3 id k runs module t0 tag
+	shift 3
 	read -r id k runs <"$results/$i/kernel"
 	module=$(find "$results/$i" -name 'mmfree.ko*' | head -n 1)
+	tag=$id
+	[[ $kind == main ]] || tag+=" $kind"
+	t0=$SECONDS
 	if ((vm_jobs > 1)); then
 		"$root/tests/vm.sh" --kernel "$k" --module "$module" "$@" \
-			2> >(sed -u "s/^/[$id] /" >&2)
+			2> >(sed -u "s/^/[$tag] /" >&2)
 	else
 		"$root/tests/vm.sh" --kernel "$k" --module "$module" "$@"
-	fi | tail -n 1 >>"$results/$i/summary"
+	fi | tail -n 1 >"$results/$i/summary.$kind"
+	echo "$id $kind $((SECONDS - t0))" >>"$results/lane.$lane"
 }
 
-n=$i running=0
+# Every boot, longest first, on vm_jobs lanes: each lane takes the next
+# boot from the queue when its last one ends (a boot list, not a kernel
+# list, so one kernel's boots may run side by side).
+n=$i
 for ((i = 1; i <= n; i++)); do
 	[[ -n $(find "$results/$i" -name 'mmfree.ko*') ]] || continue
-	if ((running >= vm_jobs)); then
-		wait -n || true
-		running=$((running - 1))
-	fi
-	echo "run.sh: === $(cut -d' ' -f1 "$results/$i/kernel"): guest ===" >&2
-	boots "$i" &
-	running=$((running + 1))
+	queue_boots "$i" | tee "$results/$i/boots"
+done | sort -rn -k1,1 >"$results/queue"
+lane() {	# lane
+	local line
+	while :; do
+		# shellcheck disable=SC2016 # the inner shell expands $1
+		line=$(flock "$results/queue" sh -c 'head -n 1 "$1"; sed -i 1d "$1"' _ "$results/queue")
+		[[ -n $line ]] || return 0
+		# The line's arguments were quoted with printf %q.
+		eval "boot $1 ${line#* }"
+	done
+}
+boots_t0=$SECONDS
+for ((l = 1; l <= vm_jobs; l++)); do
+	: >"$results/lane.$l"
+	lane "$l" &
 done
 wait || true
+boots_s=$((SECONDS - boots_t0))
 
 for ((i = 1; i <= n; i++)); do
 	read -r id k runs <"$results/$i/kernel"
-	boots=$(cat "$results/$i/boots" 2>/dev/null || echo 1)
-	got=0
-	while IFS= read -r line; do
+	while read -r _ _ kind _; do
+		line=$(cat "$results/$i/summary.$kind" 2>/dev/null || true)
 		[[ $line =~ ^"$k"(" ("([0-9]+" NUMA nodes"|"packages")")")?": "([0-9]+)" passed, "([0-9]+)" failed" ]] ||
-			line="$k: 0 passed, 1 failed (vm.sh gave no result)"
+			line="$k ($kind): 0 passed, 1 failed (vm.sh gave no result)"
 		lines+=("$id $line")
 		[[ $line =~ ([0-9]+)" passed, "([0-9]+)" failed" ]]
 		total_pass=$((total_pass + BASH_REMATCH[1]))
 		total_fail=$((total_fail + BASH_REMATCH[2]))
-		got=$((got + 1))
-	done < <(cat "$results/$i/summary" 2>/dev/null || true)
-	for ((; got < boots; got++)); do
-		lines+=("$id $k: 0 passed, 1 failed (vm.sh gave no result)")
-		total_fail=$((total_fail + 1))
-	done
+	done < <(cat "$results/$i/boots" 2>/dev/null || true)
 done
+
+# Where the time went: the budget of CI's run is kept in sight.
+{
+	echo "run.sh: time: static checks ${static_s}s, module builds ${build_s}s, boots ${boots_s}s on $vm_jobs lanes, all $((SECONDS - run_t0))s"
+	for ((l = 1; l <= vm_jobs; l++)); do
+		awk -v l="$l" '{ t += $3; s = s sep $1 " " $2 " " $3 "s"; sep = ", " }
+			END { printf "run.sh: lane %d: %ds: %s\n", l, t, s }' "$results/lane.$l"
+	done
+} >&2
 
 ((!host)) || lines=("host (lint, module builds): $host_pass passed, $host_fail failed" "${lines[@]}")
 total_pass=$((total_pass + host_pass))

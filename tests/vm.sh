@@ -15,7 +15,9 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-usage() { sed -n '5,12s/^# \?//p' "$0" >&2; exit 2; }
+# shellcheck source=../scripts/help.sh
+. "$root/scripts/help.sh"
+help_if_asked "$@"
 
 kver='' module='' test='' demo=0 script=demo mem=3G smp=2 numa=1 append=''
 timeout_s=2400 rootfs=base
@@ -32,11 +34,11 @@ while (($#)); do
 	--append) append+=" ${2?}"; shift 2 ;;
 	--timeout) timeout_s=${2:?}; shift 2 ;;
 	--rootfs) rootfs=${2:?}; shift 2 ;;
-	-h | --help) usage ;;
-	*) echo "vm.sh: unknown argument $1" >&2; usage ;;
+	-h | --help) help_text; exit 0 ;;
+	*) usage_error "unknown argument $1" ;;
 	esac
 done
-[[ -n $kver && -n $module ]] || usage
+[[ -n $kver && -n $module ]] || usage_error "--kernel and --module are needed"
 [[ -f $module ]] || { echo "vm.sh: no module file $module" >&2; exit 2; }
 [[ $test != *[[:space:]]* ]] || { echo "vm.sh: --test takes one word" >&2; exit 2; }
 if ! [[ $numa =~ ^[1-9][0-9]*$ && $smp =~ ^[1-9][0-9]*$ ]] || ((smp % numa != 0)); then
@@ -70,19 +72,20 @@ bench)
 	;;
 *) echo "vm.sh: --rootfs takes packages or bench" >&2; exit 2 ;;
 esac
-work=$root/build/vm/$kver
 logs=$root/build/logs
-# A NUMA boot keeps its own logs, beside the same kernel's main run.
+# A NUMA or package boot keeps its own work dir and logs, so it can run
+# beside the same kernel's main boot.
 name=$kver label=$kver
 ((numa == 1)) || name=$kver.numa$numa label="$kver ($numa NUMA nodes)"
 [[ $rootfs == base ]] || name=$kver.$rootfs label="$kver ($rootfs)"
+work=$root/build/vm/$name
 console=$logs/$name.console
 ktap=$logs/$name.ktap
 
-# One run per kernel at a time: they share the overlay dir and the logs.
+# One run per boot kind at a time: they share the overlay dir and logs.
 mkdir -p "$work"
 exec 9>"$work.lock"
-flock -n 9 || { echo "vm.sh: waiting for another run on $kver" >&2; flock 9; }
+flock -n 9 || { echo "vm.sh: waiting for another run of $label" >&2; flock 9; }
 
 # 1. Kernel and base root filesystem (both cached).
 "$root/scripts/fetch-kernel.sh" "$kver"
