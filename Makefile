@@ -1,27 +1,36 @@
 # SPDX-License-Identifier: GPL-2.0
 #
+# For users (README.md):
+#   make deb             the Debian packages, mmfree-dkms and mmfreectl,
+#                        lintian-checked, in build/deb/ (installs only the
+#                        packaging tools; Debian 12 or 13)
+#   make install         the module through DKMS for the running kernel,
+#                        mmfreectl, its man page and the /etc examples
+#                        (root; PREFIX=/usr/local)
 #   make                 build mmfree.ko for the running kernel
 #   make KVER=...        ... or for another installed kernel (or KDIR=...)
+#
+# The lab (docs/testing.md), on a Debian 12 host that it sets up:
+#   make demo            the main job, about five minutes: a VM boots the
+#                        newest stock kernel of the matrix and frees 1 GiB
+#                        with stock, sync and async, side by side
 #   make check           set up this machine and run every test in VMs
 #   make check-installed the same tests on this machine, against the
 #                        module installed for its kernel (root; they load
 #                        it, fill memory, change sysctls: a disposable
 #                        machine only, see tests/installed.sh)
-#   make bench           the main job: benchmarks, stock vs mmfree, in VMs
-#   make demo            boot a VM, load mmfree, show its sysfs
+#   make bench           the full benchmark, stock vs mmfree, in VMs
+#                        (about an hour a kernel)
 #   make lint            W=1, sparse and checkpatch on every kernel
-#   make deb             the Debian packages, mmfree-dkms and mmfreectl,
-#                        lintian-checked, in build/deb/
-#   make dkms-install    install through DKMS for the running kernel
+#   make dkms-install    the module alone, through DKMS
+#   make install-tool    mmfreectl, its man page and the /etc examples
+#                        (PREFIX=/usr/local, DESTDIR= for staging)
 #   make mmfreectl       build the control tool, build/mmfreectl
 #   make mmfreectl-test  build and run its unit tests (no VM)
 #   make debug-kernel    build the KASAN/lockdep/kmemleak/failslab 6.1
 #                        kernel for the VM (hours on 2 cores; cached)
 #   make stress          stress run in a VM: KERNEL=ID|debug (6.1),
 #                        STRESS_MINUTES=N (2); report in build/stress/
-#   make install         install mmfreectl, its man page and the example
-#                        /etc/modprobe.d and /etc/modules-load.d files
-#                        (PREFIX=/usr/local, DESTDIR= for staging)
 #
 # check, bench and demo take KERNEL=ID[,ID...] (scripts/kernels.sh: 6.1,
 # 6.12, trixie, trixie-cloud, sid; or a release), check and
@@ -64,9 +73,10 @@ bench:
 	scripts/setup.sh
 	bench/bench.sh $(if $(KERNEL),--kernel $(KERNEL)) $(BENCH_ARGS)
 
+# The newest kernel of the matrix: sid's.
 demo:
 	scripts/setup.sh
-	tests/run.sh --demo $(if $(KERNEL),--kernel $(KERNEL),--kernel 6.12)
+	tests/run.sh --demo --kernel $(if $(KERNEL),$(KERNEL),sid)
 
 lint:
 	scripts/setup.sh
@@ -76,7 +86,7 @@ dkms-install:
 	scripts/dkms.sh install $(KVER)
 
 deb:
-	scripts/setup.sh
+	scripts/setup.sh --packaging
 	scripts/deb.sh
 
 # mmfreectl: userspace, linked with libkmod, from mmfreectl/.  The
@@ -133,9 +143,14 @@ SBINDIR ?= $(PREFIX)/sbin
 MANDIR ?= $(PREFIX)/share/man
 SYSCONFDIR ?= /etc
 
+# Everything a user of a checkout needs: the module through DKMS (for
+# the running kernel, and by DKMS's hooks for kernels installed later),
+# the tool, its man page and the /etc examples.
+install: dkms-install install-tool
+
 # The /etc examples are installed only where no such file exists yet:
 # they are the administrator's to edit.
-install: $(MMFREECTL)
+install-tool: $(MMFREECTL)
 	install -D -m 0755 $(MMFREECTL) $(DESTDIR)$(SBINDIR)/mmfreectl
 	install -D -m 0644 $(MMFREECTL_SRC)/mmfreectl.8 $(DESTDIR)$(MANDIR)/man8/mmfreectl.8
 	@for f in modprobe.d/mmfree.conf modules-load.d/mmfree.conf; do \

@@ -7,16 +7,26 @@
 # for the others. Idempotent:
 # installed packages are skipped and apt-get update runs only when apt's
 # lists lack something we need.
+#
+#   scripts/setup.sh               the lab (make check, bench, demo, lint)
+#   scripts/setup.sh --packaging   only what make deb needs (Debian 12 or
+#                                  13: no VM, no other suite, no headers)
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=help.sh
+. "$root/scripts/help.sh"
+help_if_asked "$@"
 export DEBIAN_FRONTEND=noninteractive
 
 [[ $(id -u) == 0 ]] || { echo "setup.sh: run as root" >&2; exit 1; }
 
-tools=(qemu-system-x86 debootstrap kmod dkms sparse zstd cpio xz-utils make gcc libc6-dev
-	libkmod-dev pkg-config pahole gnuplot-nox util-linux shellcheck
-	dpkg-dev debhelper dh-dkms fakeroot lintian)
+# What scripts/deb.sh runs: dpkg-buildpackage, dh with dh-dkms, lintian,
+# and mmfreectl's build (libkmod).
+packaging=(dpkg-dev debhelper dh-dkms fakeroot lintian make gcc libc6-dev
+	libkmod-dev pkg-config git)
+tools=(qemu-system-x86 debootstrap kmod dkms sparse zstd cpio xz-utils
+	pahole gnuplot-nox util-linux shellcheck python3 "${packaging[@]}")
 
 updated=0
 apt_update() {
@@ -30,6 +40,20 @@ apt_update() {
 installed() {
 	[[ $(dpkg-query -W -f='${Status}' "$1" 2>/dev/null) == "install ok installed" ]]
 }
+
+if [[ ${1:-} == --packaging ]]; then
+	missing=()
+	for p in "${packaging[@]}"; do
+		installed "$p" || missing+=("$p")
+	done
+	if ((${#missing[@]})); then
+		apt_update
+		echo "setup.sh: installing ${missing[*]}" >&2
+		apt-get install -y -q --no-install-recommends "${missing[@]}"
+	fi
+	exit 0
+fi
+[[ -z ${1:-} ]] || usage_error "unknown argument $1"
 
 # debootstrap first: the other suites' chroots need it.
 if ! installed debootstrap; then
