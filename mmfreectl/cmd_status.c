@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <libkmod.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,7 +67,7 @@ static void status_text_units(const char *dir, long long units,
 static size_t status_text_dir(size_t first, long page_size)
 {
 	const char *dir = mmfree_stat_descs[first].dir;
-	char path[256];
+	char path[PATH_MAX];
 	long long val, units;
 	int ret;
 	size_t i, end;

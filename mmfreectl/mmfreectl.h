@@ -67,7 +67,8 @@ int ctl_unknown_key(const char *key);
 long long ctl_stat_units(const struct mmfree_stat_desc *s);
 int ctl_dir_has_unit(const char *dir, enum mmfree_stat_unit unit);
 
-/* sysfs.c: the files under MMFREE_SYSFS_DIR. */
+/* sysfs.c: the files under MMFREE_SYSFS_DIR (or $MMFREECTL_SYSFS). */
+const char *ctl_sysfs_root(void);
 int ctl_sysfs_path(const char *rel, char *buf, size_t size);
 int ctl_is_dir(const char *path);
 int ctl_module_loaded(void);
