@@ -95,7 +95,7 @@ int ctl_conf_check(const char *conf);
 void ctl_human_bytes(unsigned long long bytes, char *buf, size_t size);
 void ctl_human_nsec(unsigned long long ns, char *buf, size_t size);
 
-/* json.c: JSON strings, and mmfreectl status --json. */
+/* What mmfreectl status shows, in each of its formats. */
 struct ctl_status {
 	int loaded;
 	char version[64];
@@ -103,6 +103,12 @@ struct ctl_status {
 	char *path;		/* the installed module, or NULL */
 };
 
+/* text.c: mmfreectl status, and percpu reclaim's result, for people. */
+void ctl_status_text(const struct ctl_status *st);
+void ctl_percpu_released(long long before, long long after, long long units,
+			 long page_size);
+
+/* json.c: JSON strings, and mmfreectl status --json. */
 void ctl_json_string(FILE *f, const char *s);
 void ctl_status_json(const struct ctl_status *st);
 
