@@ -29,6 +29,21 @@ enum {
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define __printf(a, b) __attribute__((__format__(printf, a, b)))
 
+/*
+ * a * b, or a - b, in *res, and whether it fits in a long long: a
+ * statistic's file may hold any value, and nothing computed from it (its
+ * system pages, its bytes) may overflow.
+ */
+static inline int ctl_mul_fits(long long a, long long b, long long *res)
+{
+	return !__builtin_mul_overflow(a, b, res);
+}
+
+static inline int ctl_sub_fits(long long a, long long b, long long *res)
+{
+	return !__builtin_sub_overflow(a, b, res);
+}
+
 struct kmod_ctx;
 struct kmod_module;
 

@@ -10,7 +10,8 @@
  * events since the module was loaded.  Knobs are one gauge, labelled by
  * knob; a knob with names also gives its name as a label of
  * mmfree_knob_info.  What cannot be read (a root-only statistic, an
- * unavailable feature) is left out.
+ * unavailable feature) is left out, and so is a statistic whose value in
+ * bytes does not fit in a long long.
  */
 #include <stdio.h>
 #include <string.h>
@@ -81,29 +82,37 @@ static void prom_stat_name(const struct mmfree_stat_desc *s, char *buf,
 		 s->gauge ? "" : "_total");
 }
 
+/* A statistic, unless its value in bytes does not fit in a long long. */
 static void prom_stat(const struct mmfree_stat_desc *s, long long v,
 		      long page_size)
 {
-	char name[128];
-	long long units;
+	char name[128], val[32] = "";
+	long long units, bytes;
 
-	prom_stat_name(s, name, sizeof(name));
-	prom_help(name, s->help, s->gauge ? "gauge" : "counter");
 	switch (s->unit) {
 	case MMFREE_STAT_PAGES:
 		units = ctl_stat_units(s);
-		printf("%s %lld\n", name, v * (units > 0 ? units : 1) * page_size);
+		if (!ctl_mul_fits(v, units > 0 ? units : 1, &bytes) ||
+		    !ctl_mul_fits(bytes, page_size, &bytes))
+			return;
+		snprintf(val, sizeof(val), "%lld", bytes);
 		break;
 	case MMFREE_STAT_FREED:
-		printf("%s %lld\n", name, v * page_size);
+		if (!ctl_mul_fits(v, page_size, &bytes))
+			return;
+		snprintf(val, sizeof(val), "%lld", bytes);
 		break;
 	case MMFREE_STAT_NSEC:
-		printf("%s %lld.%09lld\n", name, v / 1000000000, v % 1000000000);
+		snprintf(val, sizeof(val), "%lld.%09lld", v / 1000000000,
+			 v % 1000000000);
 		break;
 	case MMFREE_STAT_COUNT:
-		printf("%s %lld\n", name, v);
+		snprintf(val, sizeof(val), "%lld", v);
 		break;
 	}
+	prom_stat_name(s, name, sizeof(name));
+	prom_help(name, s->help, s->gauge ? "gauge" : "counter");
+	printf("%s %s\n", name, val);
 }
 
 static void prom_knobs(void)

@@ -13,30 +13,54 @@
 
 #include "mmfreectl.h"
 
-/* "  name  value  (what the value is in bytes or time)" */
+/* |v| as human() shows it ("1.2 GiB", "3.40 ms"), after '-' if v < 0. */
+static void text_human(long long v,
+		       void (*human)(unsigned long long v, char *buf,
+				     size_t size),
+		       char *buf, size_t size)
+{
+	char mag[32];
+
+	human(v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v,
+	      mag, sizeof(mag));
+	snprintf(buf, size, "%s%s", v < 0 ? "-" : "", mag);
+}
+
+/*
+ * "  name  value  (what the value is in bytes or time)"; what does not
+ * fit in a long long is "out of range".
+ */
 static void status_text_stat(const struct mmfree_stat_desc *s, long long val,
 			     long long units, long page_size)
 {
-	unsigned long long mag = val < 0 ? 0ULL - (unsigned long long)val :
-					   (unsigned long long)val;
-	const char *sign = val < 0 ? "-" : "";
-	char human[32];
+	long long pages, bytes;
+	char human[48];
 
 	switch (s->unit) {
 	case MMFREE_STAT_PAGES:
 		if (units < 1)
 			break;
-		ctl_human_bytes(mag * units * page_size, human, sizeof(human));
-		printf("  %-29s %14lld  %lld pages, %s%s\n", s->name, val,
-		       val * units, sign, human);
+		if (!ctl_mul_fits(val, units, &pages)) {
+			printf("  %-29s %14lld  out of range\n", s->name, val);
+			return;
+		}
+		if (ctl_mul_fits(pages, page_size, &bytes))
+			text_human(bytes, ctl_human_bytes, human, sizeof(human));
+		else
+			snprintf(human, sizeof(human), "bytes out of range");
+		printf("  %-29s %14lld  %lld pages, %s\n", s->name, val, pages,
+		       human);
 		return;
 	case MMFREE_STAT_FREED:
-		ctl_human_bytes(mag * page_size, human, sizeof(human));
-		printf("  %-29s %14lld  (%s%s)\n", s->name, val, sign, human);
+		if (ctl_mul_fits(val, page_size, &bytes))
+			text_human(bytes, ctl_human_bytes, human, sizeof(human));
+		else
+			snprintf(human, sizeof(human), "out of range");
+		printf("  %-29s %14lld  (%s)\n", s->name, val, human);
 		return;
 	case MMFREE_STAT_NSEC:
-		ctl_human_nsec(mag, human, sizeof(human));
-		printf("  %-29s %14lld  (%s%s)\n", s->name, val, sign, human);
+		text_human(val, ctl_human_nsec, human, sizeof(human));
+		printf("  %-29s %14lld  (%s)\n", s->name, val, human);
 		return;
 	case MMFREE_STAT_COUNT:
 		break;
@@ -135,14 +159,28 @@ void ctl_status_text(const struct ctl_status *st)
 		i = status_text_dir(i, page_size);
 }
 
-/* What a reclaim released, from populated pages per unit before and after. */
+/*
+ * What a reclaim released, from populated pages per unit before and
+ * after: nothing if they grew, "out of range" if it does not fit in a
+ * long long.
+ */
 void ctl_percpu_released(long long before, long long after, long long units,
 			 long page_size)
 {
-	char human[32];
+	long long bytes = 0;
+	char human[32], released[64];
 
-	ctl_human_bytes(before > after ? (before - after) * units *
-			page_size : 0, human, sizeof(human));
-	printf("percpu: populated_pages %lld -> %lld per unit (%s released system wide)\n",
-	       before, after, human);
+	if (before > after &&
+	    (!ctl_sub_fits(before, after, &bytes) ||
+	     !ctl_mul_fits(bytes, units, &bytes) ||
+	     !ctl_mul_fits(bytes, page_size, &bytes))) {
+		snprintf(released, sizeof(released),
+			 "released system wide: out of range");
+	} else {
+		ctl_human_bytes(bytes, human, sizeof(human));
+		snprintf(released, sizeof(released),
+			 "%s released system wide", human);
+	}
+	printf("percpu: populated_pages %lld -> %lld per unit (%s)\n",
+	       before, after, released);
 }

@@ -150,6 +150,7 @@ int main(void)
 	test_modopt();
 	test_knob();
 	test_sysfs();
+	test_output();
 	test_json();
 	test_format();
 	fclose(results);

@@ -53,11 +53,12 @@ char *kernel_skip_spaces(const char *str);
 
 /*
  * The suites: test_modopt.c, test_knob.c, test_format.c for test_json()
- * and test_format(), test_sysfs.c.
+ * and test_format(), test_sysfs.c, test_output.c.
  */
 void test_modopt(void);
 void test_knob(void);
 void test_sysfs(void);
+void test_output(void);
 void test_json(void);
 void test_format(void);
 
