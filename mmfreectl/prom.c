@@ -82,6 +82,19 @@ static void prom_stat_name(const struct mmfree_stat_desc *s, char *buf,
 		 s->gauge ? "" : "_total");
 }
 
+/*
+ * Nanoseconds as seconds, "-1.500000000": the sign once, in front, and
+ * the magnitude unsigned, INT64_MIN's too.
+ */
+static void prom_seconds(long long ns, char *buf, size_t size)
+{
+	unsigned long long mag = ns < 0 ? 0ULL - (unsigned long long)ns :
+					  (unsigned long long)ns;
+
+	snprintf(buf, size, "%s%llu.%09llu", ns < 0 ? "-" : "",
+		 mag / 1000000000, mag % 1000000000);
+}
+
 /* A statistic, unless its value in bytes does not fit in a long long. */
 static void prom_stat(const struct mmfree_stat_desc *s, long long v,
 		      long page_size)
@@ -103,8 +116,7 @@ static void prom_stat(const struct mmfree_stat_desc *s, long long v,
 		snprintf(val, sizeof(val), "%lld", bytes);
 		break;
 	case MMFREE_STAT_NSEC:
-		snprintf(val, sizeof(val), "%lld.%09lld", v / 1000000000,
-			 v % 1000000000);
+		prom_seconds(v, val, sizeof(val));
 		break;
 	case MMFREE_STAT_COUNT:
 		snprintf(val, sizeof(val), "%lld", v);

@@ -5,7 +5,8 @@
  * at the limits of a 64-bit integer, whose conversions to system pages
  * and bytes must not overflow (undefined behaviour, then a wrapped,
  * wrong number): a value that does not fit is null in JSON, left out of
- * Prometheus's output, "out of range" in the text.
+ * Prometheus's output, "out of range" in the text.  Nanoseconds as
+ * Prometheus's seconds, negative ones too.
  */
 #define _GNU_SOURCE
 #include <stdint.h>
@@ -232,6 +233,38 @@ static void test_overflow_released(void)
 			"released system wide: out of range");
 }
 
+/*
+ * Nanoseconds as Prometheus's seconds: a float Go's ParseFloat takes,
+ * the sign once, in front.
+ */
+static void test_prom_seconds(void)
+{
+	static const struct {
+		const char *ns, *seconds;
+	} cases[] = {
+		{ "0", "0.000000000" },
+		{ "1", "0.000000001" },
+		{ "999999999", "0.999999999" },
+		{ "1000000000", "1.000000000" },
+		{ "1500000000", "1.500000000" },
+		{ "-1", "-0.000000001" },
+		{ "-500000000", "-0.500000000" },
+		{ "-1000000000", "-1.000000000" },
+		{ "-1500000000", "-1.500000000" },
+		{ "9223372036854775807", "9223372036.854775807" },
+		{ "-9223372036854775807", "-9223372036.854775807" },
+		{ "-9223372036854775808", "-9223372036.854775808" },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		fake_sysfs_file("pagefree/stats/wait_ns", cases[i].ns);
+		show_capture(ctl_status_prometheus);
+		expect_line("mmfree_pagefree_wait_seconds_total",
+			    cases[i].seconds, "prometheus", cases[i].ns);
+	}
+}
+
 void test_output(void)
 {
 	page = sysconf(_SC_PAGESIZE);
@@ -240,5 +273,6 @@ void test_output(void)
 	test_overflow_pages();
 	test_overflow_freed();
 	test_overflow_released();
+	test_prom_seconds();
 	fake_sysfs_end();
 }
