@@ -12,21 +12,26 @@
 #include "mmfreectl.h"
 
 /*
- * s as a JSON string: '"' and '\\' escaped, control characters as
- * \u00XX, anything else (UTF-8 included) as it is.
+ * s as a JSON string (RFC 8259), valid UTF-8 whatever s holds: '"' and
+ * '\\' escaped, control characters (C0, DEL, C1) as \u00XX, invalid
+ * UTF-8 as \ufffd (one for each maximal subpart), the rest as it is.
  */
 void ctl_json_string(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = *s;
+	size_t len;
+	long cp;
 
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
+	fputc('"', f);
+	for (; *s; s += len) {
+		cp = ctl_utf8_next(s, &len);
+		if (cp == '"' || cp == '\\')
+			fprintf(f, "\\%c", (int)cp);
+		else if (cp < 0)
+			fputs("\\ufffd", f);
+		else if (ctl_utf8_control(cp))
+			fprintf(f, "\\u%04lx", cp);
 		else
-			fputc(c, f);
+			fwrite(s, 1, len, f);
 	}
 	fputc('"', f);
 }

@@ -110,6 +110,10 @@ int ctl_conf_check(const char *conf);
 void ctl_human_bytes(unsigned long long bytes, char *buf, size_t size);
 void ctl_human_nsec(unsigned long long ns, char *buf, size_t size);
 
+/* utf8.c: UTF-8 sequences, and the invalid ones. */
+long ctl_utf8_next(const char *s, size_t *len);
+int ctl_utf8_control(long cp);
+
 /* What mmfreectl status shows, in each of its formats. */
 struct ctl_status {
 	int loaded;

@@ -34,17 +34,28 @@ static void prom_help(const char *name, const char *help, const char *type)
 	printf("\n# TYPE %s %s\n", name, type);
 }
 
-/* A label value: backslash, double quote and newline escaped. */
+/*
+ * A label value: backslash, double quote and newline escaped, as the
+ * format has it; it takes valid UTF-8 only, and has no other escape:
+ * invalid UTF-8 (each maximal subpart) and the other control characters
+ * become U+FFFD.
+ */
 static void prom_label(const char *s)
 {
+	size_t len;
+	long cp;
+
 	putchar('"');
-	for (; *s; s++) {
-		if (*s == '\\' || *s == '"')
-			printf("\\%c", *s);
-		else if (*s == '\n')
+	for (; *s; s += len) {
+		cp = ctl_utf8_next(s, &len);
+		if (cp == '\\' || cp == '"')
+			printf("\\%c", (int)cp);
+		else if (cp == '\n')
 			fputs("\\n", stdout);
+		else if (ctl_utf8_control(cp))
+			fputs("\xef\xbf\xbd", stdout);
 		else
-			putchar(*s);
+			fwrite(s, 1, len, stdout);
 	}
 	putchar('"');
 }

@@ -23,10 +23,37 @@ static const struct str_case json_cases[] = {
 	{ "backslash", "a\\b\\", "\"a\\\\b\\\\\"" },
 	{ "newline, tab, CR", "\n\t\r", "\"\\u000a\\u0009\\u000d\"" },
 	{ "control characters", "\x01x\x1f", "\"\\u0001x\\u001f\"" },
-	{ "space and DEL as they are", " \x7f", "\" \x7f\"" },
+	{ "space as it is", " ", "\" \"" },
+	/* DEL and C1 are control characters too: escaped, never raw. */
+	{ "DEL", "\x7f", "\"\\u007f\"" },
+	{ "C1 controls", "\xc2\x80x\xc2\x9b\xc2\x9f", "\"\\u0080x\\u009b\\u009f\"" },
+	{ "no-break space as it is", "\xc2\xa0", "\"\xc2\xa0\"" },
 	{ "UTF-8 as it is", "6.12-\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80",
 	  "\"6.12-\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"" },
 	{ "quote after UTF-8", "\xc3\xa9\"", "\"\xc3\xa9\\\"\"" },
+	{ "U+10FFFF as it is", "\xf4\x8f\xbf\xbf", "\"\xf4\x8f\xbf\xbf\"" },
+	{ "U+E000 as it is", "\xee\x80\x80", "\"\xee\x80\x80\"" },
+	/*
+	 * Invalid UTF-8: one U+FFFD for each maximal subpart (the longest
+	 * start of a valid sequence, or else one byte), as Unicode advises.
+	 */
+	{ "0xff", "\xff", "\"\\ufffd\"" },
+	{ "0xff between", "a\377\377b", "\"a\\ufffd\\ufffdb\"" },
+	{ "0xfe, 0xf5", "\xfe\xf5", "\"\\ufffd\\ufffd\"" },
+	{ "lone continuation", "\x80\xbf", "\"\\ufffd\\ufffd\"" },
+	{ "truncated 2 bytes at the end", "x\xc3", "\"x\\ufffd\"" },
+	{ "truncated 2 bytes", "\xc3x", "\"\\ufffdx\"" },
+	{ "truncated 3 bytes", "\xe2\x82x", "\"\\ufffdx\"" },
+	{ "truncated 3 bytes at the end", "\xe2\x82", "\"\\ufffd\"" },
+	{ "truncated 4 bytes", "\xf0\x9f\x98\"", "\"\\ufffd\\\"\"" },
+	{ "truncated before a quote", "\xc3\"", "\"\\ufffd\\\"\"" },
+	{ "truncated before a control", "\xe2\x01", "\"\\ufffd\\u0001\"" },
+	{ "overlong 2 bytes", "\xc0\xaf\xc1\xbf", "\"\\ufffd\\ufffd\\ufffd\\ufffd\"" },
+	{ "overlong 3 bytes", "\xe0\x80\xaf", "\"\\ufffd\\ufffd\\ufffd\"" },
+	{ "overlong 4 bytes", "\xf0\x8f\xbf\xbf", "\"\\ufffd\\ufffd\\ufffd\\ufffd\"" },
+	{ "surrogate", "\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\"" },
+	{ "above U+10FFFF", "\xf4\x90\x80\x80", "\"\\ufffd\\ufffd\\ufffd\\ufffd\"" },
+	{ "Latin-1", "caf\xe9", "\"caf\\ufffd\"" },
 };
 
 void test_json(void)

@@ -6,7 +6,8 @@
  * and bytes must not overflow (undefined behaviour, then a wrapped,
  * wrong number): a value that does not fit is null in JSON, left out of
  * Prometheus's output, "out of range" in the text.  Nanoseconds as
- * Prometheus's seconds, negative ones too.
+ * Prometheus's seconds, negative ones too.  Strings, whatever bytes
+ * they hold, as valid UTF-8 without control characters.
  */
 #define _GNU_SOURCE
 #include <stdint.h>
@@ -24,16 +25,21 @@
 static char out[32768];
 static long page;
 
-/* What show prints for a loaded module, in out. */
-static void show_capture(void (*show)(const struct ctl_status *st))
+/* What show prints for a loaded module of version on kernel, in out. */
+static void show_strings(void (*show)(const struct ctl_status *st),
+			 const char *version, const char *kernel, char *path)
 {
-	struct ctl_status st = {
-		.loaded = 1, .version = "0.1.0", .kernel = "6.12.0",
-	};
+	struct ctl_status st = { .loaded = 1, .kernel = kernel, .path = path };
 
+	snprintf(st.version, sizeof(st.version), "%s", version);
 	capture_stdout_begin();
 	show(&st);
 	capture_stdout_end(out, sizeof(out));
+}
+
+static void show_capture(void (*show)(const struct ctl_status *st))
+{
+	show_strings(show, "0.1.0", "6.12.0", NULL);
 }
 
 /*
@@ -265,6 +271,49 @@ static void test_prom_seconds(void)
 	}
 }
 
+/*
+ * The version (from sysfs), the kernel release and the module's path as
+ * JSON strings and Prometheus label values: valid UTF-8 whatever they
+ * hold, with no control character.  Prometheus escapes only backslash,
+ * double quote and newline: U+FFFD stands for anything else.
+ */
+static void test_strings(void)
+{
+	static const struct {
+		const char *in, *json, *prom;
+	} cases[] = {
+		{ "6.12.0", "\"6.12.0\"", "\"6.12.0\"" },
+		{ "6.12-\xc3\xa9", "\"6.12-\xc3\xa9\"", "\"6.12-\xc3\xa9\"" },
+		{ "0.1\xff", "\"0.1\\ufffd\"", "\"0.1\xef\xbf\xbd\"" },
+		{ "6.12-\xc3", "\"6.12-\\ufffd\"", "\"6.12-\xef\xbf\xbd\"" },
+		{ "\xe2\x82\xff\x80", "\"\\ufffd\\ufffd\\ufffd\"",
+		  "\"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\"" },
+		{ "a\tb\rc\x1b[0m\x7f", "\"a\\u0009b\\u000dc\\u001b[0m\\u007f\"",
+		  "\"a\xef\xbf\275b\xef\xbf\275c\xef\xbf\xbd[0m\xef\xbf\xbd\"" },
+		{ "\xc2\x85x", "\"\\u0085x\"", "\"\xef\xbf\xbdx\"" },
+		{ "x\ny\"z\\", "\"x\\u000ay\\\"z\\\\\"", "\"x\\ny\\\"z\\\\\"" },
+	};
+	char want[256], path[64];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		snprintf(path, sizeof(path), "%s", cases[i].in);
+		show_strings(ctl_status_json, cases[i].in, cases[i].in, path);
+		expect_line("\"version\":", cases[i].json, "json version",
+			    cases[i].json);
+		expect_line("\"kernel\":", cases[i].json, "json kernel",
+			    cases[i].json);
+		expect_line("\"module\":", cases[i].json, "json module",
+			    cases[i].json);
+		show_strings(ctl_status_prometheus, cases[i].in, cases[i].in,
+			     NULL);
+		snprintf(want, sizeof(want), "version=%s,kernel=%s} 1",
+			 cases[i].prom, cases[i].prom);
+		expect_line("mmfree_info{", want, "prometheus labels",
+			    cases[i].json);
+	}
+}
+
 void test_output(void)
 {
 	page = sysconf(_SC_PAGESIZE);
@@ -274,5 +323,6 @@ void test_output(void)
 	test_overflow_freed();
 	test_overflow_released();
 	test_prom_seconds();
+	test_strings();
 	fake_sysfs_end();
 }
