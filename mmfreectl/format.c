@@ -4,23 +4,38 @@
 
 #include "mmfreectl.h"
 
-/* 1.2 GiB: binary units, one decimal. */
+/*
+ * 1.2 GiB: binary units, one decimal, rounded half to even as printf's
+ * "%.1f" rounds.  A value that would round to 1024.0 of one unit is shown
+ * in the next: 1023.95 KiB is 1.0 MiB.  In integers, exact at every
+ * boundary (a double would round the largest values first).
+ */
 void ctl_human_bytes(unsigned long long bytes, char *buf, size_t size)
 {
 	static const char * const units[] = {
 		"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB",
 	};
-	double v = bytes;
-	size_t i = 0;
+	unsigned long long div = 1, tenths, rem;
+	size_t i;
 
-	while (v >= 1024 && i < ARRAY_SIZE(units) - 1) {
-		v /= 1024;
-		i++;
-	}
-	if (!i)
+	if (bytes < 1024) {
 		snprintf(buf, size, "%llu B", bytes);
-	else
-		snprintf(buf, size, "%.1f %s", v, units[i]);
+		return;
+	}
+	for (i = 1; ; i++) {
+		div <<= 10;
+		/* bytes * 10 / div: bytes % div * 10 fits, div <= 2^60. */
+		tenths = bytes / div * 10;
+		rem = bytes % div * 10;
+		tenths += rem / div;
+		rem %= div;
+		if (rem > div / 2 || (rem == div / 2 && tenths % 2))
+			tenths++;
+		if (tenths < 10240 || i == ARRAY_SIZE(units) - 1)
+			break;
+	}
+	snprintf(buf, size, "%llu.%llu %s", tenths / 10, tenths % 10,
+		 units[i]);
 }
 
 /*

@@ -83,12 +83,43 @@ struct num_case {
 	const char *want;
 };
 
+/*
+ * One decimal, rounded half to even as printf("%.1f") rounds; the next
+ * unit from where that would show 1024.0: for each unit the last value
+ * below 1023.95 of it, the first above (no value is 1023.95 of a unit
+ * exactly), and the last below 1024 of it.
+ */
 static const struct num_case bytes_cases[] = {
 	{ 0, "0 B" },
+	{ 1, "1 B" },
 	{ 1023, "1023 B" },
 	{ 1024, "1.0 KiB" },
+	{ 1075, "1.0 KiB" },
+	{ 1076, "1.1 KiB" },
+	{ 1280, "1.2 KiB" },		/* 1.25: a tie, to even */
+	{ 1281, "1.3 KiB" },
 	{ 1536, "1.5 KiB" },
+	{ 1048524, "1023.9 KiB" },
+	{ 1048525, "1.0 MiB" },
+	{ 1048575, "1.0 MiB" },
+	{ 1048576, "1.0 MiB" },
+	{ 1073689395, "1023.9 MiB" },
+	{ 1073689396, "1.0 GiB" },
+	{ 1073741823, "1.0 GiB" },
 	{ 4096ULL * 262144, "1.0 GiB" },
+	{ 1099457940684ULL, "1023.9 GiB" },
+	{ 1099457940685ULL, "1.0 TiB" },
+	{ 1099511627775ULL, "1.0 TiB" },
+	{ 1099511627776ULL, "1.0 TiB" },
+	{ 1125844931261235ULL, "1023.9 TiB" },
+	{ 1125844931261236ULL, "1.0 PiB" },
+	{ 1125899906842623ULL, "1.0 PiB" },
+	{ 1125899906842624ULL, "1.0 PiB" },
+	{ 1152865209611504844ULL, "1023.9 PiB" },
+	{ 1152865209611504845ULL, "1.0 EiB" },
+	{ 1152921504606846975ULL, "1.0 EiB" },
+	{ 1152921504606846976ULL, "1.0 EiB" },
+	{ 1ULL << 63, "8.0 EiB" },
 	{ ~0ULL, "16.0 EiB" },
 };
 
