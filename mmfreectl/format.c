@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Sizes and durations as status and percpu reclaim show them to people. */
+/*
+ * Sizes and durations as status and percpu reclaim show them to people,
+ * and durations as people give them to wait --timeout.
+ */
+#include <errno.h>
 #include <stdio.h>
 
 #include "mmfreectl.h"
@@ -56,4 +60,34 @@ void ctl_human_nsec(unsigned long long ns, char *buf, size_t size)
 		snprintf(buf, size, "%llu ns", ns);
 	else
 		snprintf(buf, size, "%.2f %s", v, units[i]);
+}
+
+/*
+ * Seconds as people give them, "2" or "0.25": decimal digits, then at
+ * most nine after a '.' (down to the nanosecond), no sign, exponent or
+ * blank; up to max seconds (at most a few million: nothing overflows).
+ * *ns and 0, or -EINVAL with *ns unchanged.
+ */
+int ctl_parse_seconds(const char *s, long long max, long long *ns)
+{
+	long long sec = 0, frac = 0;
+	int digits = 0;
+
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	for (; *s >= '0' && *s <= '9'; s++)
+		if (sec <= max)		/* beyond, no matter how far */
+			sec = sec * 10 + (*s - '0');
+	if (*s == '.') {
+		for (s++; *s >= '0' && *s <= '9' && digits < 10; s++, digits++)
+			frac = frac * 10 + (*s - '0');
+		if (!digits || digits > 9)
+			return -EINVAL;
+		for (; digits < 9; digits++)
+			frac *= 10;
+	}
+	if (*s || sec > max || (sec == max && frac))
+		return -EINVAL;
+	*ns = sec * 1000000000 + frac;
+	return 0;
 }

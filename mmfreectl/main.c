@@ -43,6 +43,8 @@ static const struct mmfreectl_cmd commands[] = {
 	  "set enabled (or FEATURE/enabled) to 0", false },
 	{ "percpu", ctl_cmd_percpu, "reclaim",
 	  "depopulate empty percpu pages now", false },
+	{ "wait", ctl_cmd_wait, "[--timeout SECONDS]",
+	  "wait until no page is in flight", true },
 };
 
 static void usage(FILE *f)
@@ -66,13 +68,16 @@ static void usage(FILE *f)
 	      "integer within the knob's range or, for a knob with names\n"
 	      "(pagefree/mode), one of its names (see mmfreectl status).\n"
 	      "\n"
+	      "SECONDS is a decimal number of seconds from 0 to 86400 (0.5);\n"
+	      "wait without --timeout waits as long as pages are in flight.\n"
+	      "\n"
 	      "Exit status: 0 ok; 1 operation failed; 2 invalid command, key\n"
 	      "or value (nothing changed); 3 module not loaded or feature\n"
-	      "unavailable.\n"
+	      "unavailable; 4 wait timed out with pages still in flight.\n"
 	      "\n"
 	      "Environment: MMFREECTL_SYSFS=DIR reads the module's files from\n"
 	      "DIR/kernel/mmfree instead of /sys/kernel/mmfree (for tests);\n"
-	      "while it is set, only status and get run.\n", f);
+	      "while it is set, only status, get and wait run.\n", f);
 }
 
 int main(int argc, char **argv)

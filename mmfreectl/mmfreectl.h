@@ -24,6 +24,7 @@ enum {
 	RC_FAILED = 1,		/* the kernel or the system refused */
 	RC_USAGE = 2,		/* bad command, key or value: nothing changed */
 	RC_UNAVAILABLE = 3,	/* module not loaded, or feature unavailable */
+	RC_TIMEOUT = 4,		/* wait: still pages in flight at the timeout */
 };
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -106,9 +107,10 @@ char *ctl_opt_next(char *args, char **param, char **val);
 int ctl_load_opts(int argc, char **argv, char *opts, size_t size);
 int ctl_conf_check(const char *conf);
 
-/* format.c: numbers for people. */
+/* format.c: numbers for people, and from them. */
 void ctl_human_bytes(unsigned long long bytes, char *buf, size_t size);
 void ctl_human_nsec(unsigned long long ns, char *buf, size_t size);
+int ctl_parse_seconds(const char *s, long long max, long long *ns);
 
 /* utf8.c: UTF-8 sequences, and the invalid ones. */
 long ctl_utf8_next(const char *s, size_t *len);
@@ -143,5 +145,6 @@ int ctl_cmd_set(int argc, char **argv);
 int ctl_cmd_enable(int argc, char **argv);
 int ctl_cmd_disable(int argc, char **argv);
 int ctl_cmd_percpu(int argc, char **argv);
+int ctl_cmd_wait(int argc, char **argv);
 
 #endif /* _MMFREECTL_H */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What status prints for people and programs: JSON strings escaped as
- * RFC 8259 requires, and sizes and durations in readable units.
+ * RFC 8259 requires, and sizes and durations in readable units; and
+ * durations as wait --timeout reads them.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -134,6 +135,42 @@ static const struct num_case nsec_cases[] = {
 	{ 5000000000000ULL, "5000.00 s" },
 };
 
+/* wait --timeout: seconds as people give them, to 86400. */
+static const struct {
+	const char *in;
+	long long ns;		/* -1: refused */
+} seconds_cases[] = {
+	{ "0", 0 },
+	{ "1", 1000000000 },
+	{ "0.3", 300000000 },
+	{ "0.5", 500000000 },
+	{ "007.50", 7500000000LL },
+	{ "0.000000001", 1 },
+	{ "1.123456789", 1123456789 },
+	{ "86400", 86400000000000LL },
+	{ "86400.000000000", 86400000000000LL },
+	{ "86399.999999999", 86399999999999LL },
+	{ "86400.000000001", -1 },
+	{ "86401", -1 },
+	{ "99999999999999999999999999", -1 },
+	{ "0.0000000001", -1 },		/* below a nanosecond */
+	{ "", -1 },
+	{ "-1", -1 },
+	{ "+1", -1 },
+	{ " 1", -1 },
+	{ "1 ", -1 },
+	{ "1\n", -1 },
+	{ "1.", -1 },
+	{ ".5", -1 },
+	{ "1..2", -1 },
+	{ "1,5", -1 },
+	{ "1e3", -1 },
+	{ "0x10", -1 },
+	{ "inf", -1 },
+	{ "nan", -1 },
+	{ "\xd9\xa1", -1 },		/* ARABIC-INDIC DIGIT ONE */
+};
+
 void test_format(void)
 {
 	char buf[32];
@@ -148,5 +185,16 @@ void test_format(void)
 		ctl_human_nsec(nsec_cases[i].in, buf, sizeof(buf));
 		ktap_streq(buf, nsec_cases[i].want, "human_nsec %llu",
 			   nsec_cases[i].in);
+	}
+	for (i = 0; i < ARRAY_SIZE(seconds_cases); i++) {
+		long long ns = -2, want = seconds_cases[i].ns;
+		int ret = ctl_parse_seconds(seconds_cases[i].in, 86400, &ns);
+
+		if (want >= 0 && (ret || ns != want))
+			ktap_diag("ret %d, ns %lld, want %lld", ret, ns, want);
+		ktap_result(want >= 0 ? !ret && ns == want : ret && ns == -2,
+			    "parse_seconds %s %s",
+			    quote(seconds_cases[i].in, buf, sizeof(buf)),
+			    want >= 0 ? "takes" : "refuses");
 	}
 }

@@ -13,7 +13,9 @@
 # (Python's json: UTF-8, no duplicate key, no NaN) and every exposition
 # by promtool (scripts/guest-bin.sh fetches it from Debian's prometheus
 # package), and neither may hold a raw control character.  The commands
-# that write are refused while MMFREECTL_SYSFS is set.
+# that write are refused while MMFREECTL_SYSFS is set.  And mmfreectl
+# wait: its exit statuses and timeout on regular files (which never
+# signal POLLPRI: the kernel's side is tested in a VM).
 #
 # Usage: tests/host/mmfreectl-outputs.sh
 #   MMFREECTL=PATH  the mmfreectl to test (default: make mmfreectl, then
@@ -332,5 +334,101 @@ rc=0
 MMFREECTL_SYSFS=$tmp/nopercpu "$MMFREECTL" get percpu/enabled >/dev/null 2>&1 || rc=$?
 [[ $rc == 3 ]] || echo "get percpu/enabled, unavailable: exit status $rc, expected 3" >>"$log"
 report_log "MMFREECTL_SYSFS: get reads the fake tree"
+
+# wait: on regular files, which never signal POLLPRI, only the value and
+# the timeout count.  Its exit statuses, its wall time within generous
+# bounds, and no busy polling: little CPU time spent waiting.
+wait_run() {	# sysfs args...: $rc, $secs (wall), $cpu (user + sys)
+	local sysfs=$1 t
+	shift
+	rc=0
+	TIMEFORMAT='%R %U %S'
+	{ time MMFREECTL_SYSFS=$sysfs timeout 20 "$MMFREECTL" wait "$@" \
+		>/dev/null 2>"$tmp/err" || rc=$?; } 2>"$tmp/time"
+	read -r secs t cpu <"$tmp/time"
+	cpu=$(awk -v u="$t" -v s="$cpu" 'BEGIN { print u + s }')
+}
+
+between() {	# value low high
+	awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(v >= lo && v <= hi) }'
+}
+
+inflight=$tmp/full/kernel/mmfree/pagefree/stats/inflight_pages
+put "$inflight" 0
+: >"$log"
+wait_run "$tmp/full"
+[[ $rc == 0 ]] || echo "inflight 0: exit status $rc, expected 0" >>"$log"
+between "$secs" 0 2 || echo "inflight 0: took $secs s" >>"$log"
+wait_run "$tmp/full" --timeout 0
+[[ $rc == 0 ]] || echo "inflight 0, --timeout 0: exit status $rc, expected 0" >>"$log"
+report_log "wait: nothing in flight returns 0 at once"
+
+put "$inflight" 5
+: >"$log"
+wait_run "$tmp/full" --timeout 0.3
+[[ $rc == 4 ]] || echo "inflight 5, --timeout 0.3: exit status $rc, expected 4" >>"$log"
+between "$secs" 0.25 10 || echo "inflight 5, --timeout 0.3: took $secs s" >>"$log"
+between "$cpu" 0 0.2 || echo "inflight 5, --timeout 0.3: $cpu s of CPU" >>"$log"
+wait_run "$tmp/full" --timeout=0.3
+[[ $rc == 4 ]] || echo "inflight 5, --timeout=0.3: exit status $rc, expected 4" >>"$log"
+wait_run "$tmp/full" --timeout 0
+[[ $rc == 4 ]] || echo "inflight 5, --timeout 0: exit status $rc, expected 4" >>"$log"
+between "$secs" 0 2 || echo "inflight 5, --timeout 0: took $secs s" >>"$log"
+report_log "wait: pages in flight until the timeout exit 4"
+
+# The value is read again at the timeout: 0 by then is success.
+: >"$log"
+(sleep 0.3; put "$inflight" 0) &
+wait_run "$tmp/full" --timeout 1.5
+wait
+[[ $rc == 0 ]] || echo "inflight 5 then 0, --timeout 1.5: exit status $rc, expected 0" >>"$log"
+report_log "wait: the value read again at the timeout"
+
+# No timeout: still waiting a second later, without spinning.
+put "$inflight" 5
+: >"$log"
+rc=0
+TIMEFORMAT='%R %U %S'
+{ time MMFREECTL_SYSFS=$tmp/full timeout 1 "$MMFREECTL" wait \
+	>/dev/null 2>&1 || rc=$?; } 2>"$tmp/time"
+read -r secs t cpu <"$tmp/time"
+[[ $rc == 124 ]] || echo "inflight 5, no timeout: exit status $rc, expected to be killed (124)" >>"$log"
+between "$(awk -v u="$t" -v s="$cpu" 'BEGIN { print u + s }')" 0 0.2 ||
+	echo "inflight 5, no timeout: $t s user, $cpu s system in 1 s" >>"$log"
+report_log "wait: no timeout waits, idle"
+
+: >"$log"
+for bad in -1 +1 '' ' 1' '1 ' 1. .5 1e3 0x10 inf nan 1,5 1..2 86400.000000001 \
+	86401 99999999999999999999999 0.0000000001 abc; do
+	wait_run "$tmp/full" --timeout "$bad"
+	[[ $rc == 2 ]] || echo "--timeout '$bad': exit status $rc, expected 2" >>"$log"
+	grep -q "invalid timeout" "$tmp/err" ||
+		{ echo "--timeout '$bad' says:"; cat "$tmp/err"; } >>"$log"
+done
+for args in "--timeout" "--timeout 1 --timeout 2" "--time 1" "1" "--timeout 1 extra"; do
+	# shellcheck disable=SC2086 # $args: the arguments
+	wait_run "$tmp/full" $args
+	[[ $rc == 2 ]] || echo "wait $args: exit status $rc, expected 2" >>"$log"
+done
+wait_run "$tmp/full" --timeout 86400.000000000 --timeout
+[[ $rc == 2 ]] || echo "wait --timeout 86400.000000000 --timeout: exit status $rc, expected 2" >>"$log"
+report_log "wait: a bad command line exits 2 at once"
+
+: >"$log"
+wait_run "$tmp/none" --timeout 5
+[[ $rc == 0 ]] || echo "not loaded: exit status $rc, expected 0" >>"$log"
+grep -q "not loaded" "$tmp/err" || { echo "not loaded says:"; cat "$tmp/err"; } >>"$log"
+rm -rf "$tmp/nopagefree"
+tree "$tmp/nopagefree" percpu
+wait_run "$tmp/nopagefree" --timeout 5
+[[ $rc == 0 ]] || echo "pagefree unavailable: exit status $rc, expected 0" >>"$log"
+grep -q "pagefree: unavailable" "$tmp/err" ||
+	{ echo "pagefree unavailable says:"; cat "$tmp/err"; } >>"$log"
+for v in abc -1 '' 1x; do
+	put "$inflight" "$v"
+	wait_run "$tmp/full" --timeout 5
+	[[ $rc == 1 ]] || echo "inflight '$v': exit status $rc, expected 1" >>"$log"
+done
+report_log "wait: not loaded or unavailable 0, a bad value 1"
 
 exit $fail
