@@ -46,7 +46,7 @@ int ctl_sysfs_path(const char *rel, char *buf, size_t size)
 
 	if (root)
 		len = snprintf(buf, size, "%s%s%s%s", root,
-			       MMFREE_SYSFS_DIR + strlen(SYSFS_MOUNT),
+			       &MMFREE_SYSFS_DIR[sizeof(SYSFS_MOUNT) - 1],
 			       *rel ? "/" : "", rel);
 	else
 		len = snprintf(buf, size, "%s%s%s", MMFREE_SYSFS_DIR,

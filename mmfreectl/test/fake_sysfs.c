@@ -5,6 +5,7 @@
  * kernel/mmfree/, as they are under /sys/kernel/mmfree/.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +16,7 @@
 #include "mmfreectl.h"
 #include "test.h"
 
-static char fake_root[64];
+static char fake_root[256];
 
 static void fake_die(const char *what, const char *path)
 {
@@ -39,8 +40,13 @@ static void fake_mkdirs(char *path)
 
 const char *fake_sysfs_begin(void)
 {
-	snprintf(fake_root, sizeof(fake_root), "%s/mmfreectl-test.XXXXXX",
-		 getenv("TMPDIR") ?: "/tmp");
+	int len = snprintf(fake_root, sizeof(fake_root),
+			   "%s/mmfreectl-test.XXXXXX", getenv("TMPDIR") ?: "/tmp");
+
+	if (len >= (int)sizeof(fake_root)) {
+		errno = ENAMETOOLONG;
+		fake_die("TMPDIR", fake_root);
+	}
 	if (!mkdtemp(fake_root))
 		fake_die("mkdtemp", fake_root);
 	setenv("MMFREECTL_SYSFS", fake_root, 1);
