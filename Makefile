@@ -27,6 +27,9 @@
 #                        (PREFIX=/usr/local, DESTDIR= for staging)
 #   make mmfreectl       build the control tool, build/mmfreectl
 #   make mmfreectl-test  build and run its unit tests (no VM)
+#   make mmfreectl-host-test
+#                        run it on fake sysfs trees (no VM, no root:
+#                        tests/host/mmfreectl-outputs.sh)
 #   make debug-kernel    build the KASAN/lockdep/kmemleak/failslab 6.1
 #                        kernel for the VM (hours on 2 cores; cached)
 #   make stress          stress run in a VM: KERNEL=ID|debug (6.1),
@@ -138,6 +141,9 @@ $(MMFREECTL_TEST): $(MMFREECTL_TEST_OBJS)
 mmfreectl-test: $(MMFREECTL_TEST)
 	$(MMFREECTL_TEST)
 
+mmfreectl-host-test: $(MMFREECTL)
+	MMFREECTL=$(MMFREECTL) tests/host/mmfreectl-outputs.sh
+
 PREFIX ?= /usr/local
 SBINDIR ?= $(PREFIX)/sbin
 MANDIR ?= $(PREFIX)/share/man
@@ -164,7 +170,7 @@ install-tool: $(MMFREECTL)
 	done
 
 .PHONY: all modules clean check check-installed bench demo lint \
-	dkms-install deb mmfreectl mmfreectl-test install
+	dkms-install deb mmfreectl mmfreectl-test mmfreectl-host-test install
 
 # The debug kernel and the stress run (scripts/debug-kernel.sh,
 # scripts/stress.sh, tests/guest/stress.sh).

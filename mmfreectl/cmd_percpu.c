@@ -13,26 +13,10 @@
 
 #define POPULATED "percpu/stats/populated_pages"
 
-/* What a reclaim released, from populated pages before and after. */
-static void percpu_released(long long before, long long units)
-{
-	long long after;
-	char human[32];
-
-	if (before < 0 || units < 1 || ctl_sysfs_read_ll(POPULATED, &after)) {
-		printf("percpu: reclaim done\n");
-		return;
-	}
-	ctl_human_bytes(before > after ? (before - after) * units *
-			sysconf(_SC_PAGESIZE) : 0, human, sizeof(human));
-	printf("percpu: populated_pages %lld -> %lld per unit (%s released system wide)\n",
-	       before, after, human);
-}
-
 int ctl_cmd_percpu(int argc, char **argv)
 {
 	const struct mmfree_stat_desc *s;
-	long long before;
+	long long before, after, units;
 	int ret;
 
 	if (argc != 1 || strcmp(argv[0], "reclaim"))
@@ -52,6 +36,11 @@ int ctl_cmd_percpu(int argc, char **argv)
 	}
 	if (ret)
 		return ctl_write_error("percpu/reclaim", "1", ret);
-	percpu_released(before, ctl_stat_units(s));
+	units = ctl_stat_units(s);
+	if (before < 0 || units < 1 || ctl_sysfs_read_ll(POPULATED, &after))
+		printf("percpu: reclaim done\n");
+	else
+		ctl_percpu_released(before, after, units,
+				    sysconf(_SC_PAGESIZE));
 	return RC_OK;
 }

@@ -3,145 +3,22 @@
  * mmfreectl status [--json|--prometheus]: whether mmfree is loaded and
  * installed, its version, the kernel, and when loaded every knob with its
  * default and range, and every statistic with what it is in bytes or
- * time; as text, JSON (json.c) or Prometheus's text format (prom.c).
+ * time; as text (text.c), JSON (json.c) or Prometheus's text format
+ * (prom.c).
  */
-#include <errno.h>
 #include <libkmod.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "mmfreectl.h"
-
-/* "  name  value  (what the value is in bytes or time)" */
-static void status_text_stat(const struct mmfree_stat_desc *s, long long val,
-			     long long units, long page_size)
-{
-	unsigned long long mag = val < 0 ? 0ULL - (unsigned long long)val :
-					   (unsigned long long)val;
-	const char *sign = val < 0 ? "-" : "";
-	char human[32];
-
-	switch (s->unit) {
-	case MMFREE_STAT_PAGES:
-		if (units < 1)
-			break;
-		ctl_human_bytes(mag * units * page_size, human, sizeof(human));
-		printf("  %-29s %14lld  %lld pages, %s%s\n", s->name, val,
-		       val * units, sign, human);
-		return;
-	case MMFREE_STAT_FREED:
-		ctl_human_bytes(mag * page_size, human, sizeof(human));
-		printf("  %-29s %14lld  (%s%s)\n", s->name, val, sign, human);
-		return;
-	case MMFREE_STAT_NSEC:
-		ctl_human_nsec(mag, human, sizeof(human));
-		printf("  %-29s %14lld  (%s%s)\n", s->name, val, sign, human);
-		return;
-	case MMFREE_STAT_COUNT:
-		break;
-	}
-	printf("  %-29s %14lld\n", s->name, val);
-}
-
-/* The lines under a directory's statistics that say what they count in. */
-static void status_text_units(const char *dir, long long units,
-			      long page_size)
-{
-	if (units > 0 && ctl_dir_has_unit(dir, MMFREE_STAT_PAGES))
-		printf("(pages are per unit: system wide, pages x %lld units x %ld bytes)\n",
-		       units, page_size);
-	if (ctl_dir_has_unit(dir, MMFREE_STAT_FREED))
-		printf("(bytes are pages x %ld; a huge page counts all its base pages)\n",
-		       page_size);
-}
-
-/*
- * The statistics of the directory of stat first (those of a directory
- * are adjacent in the table); returns the first stat after them.  A
- * directory that is absent, the feature being unavailable, prints
- * nothing: ctl_unavailable_list() has said so.
- */
-static size_t status_text_dir(size_t first, long page_size)
-{
-	const char *dir = mmfree_stat_descs[first].dir;
-	char path[256];
-	long long val, units;
-	int ret;
-	size_t i, end;
-
-	for (end = first; end < MMFREE_NR_STATS &&
-	     !strcmp(mmfree_stat_descs[end].dir, dir); end++)
-		;
-	if (ctl_sysfs_path(dir, path, sizeof(path)) || !ctl_is_dir(path))
-		return end;
-
-	units = ctl_stat_units(&mmfree_stat_descs[first]);
-	printf("\n%-31s %14s%s\n", dir, "value",
-	       ctl_dir_has_unit(dir, MMFREE_STAT_PAGES) ? "  system wide" : "");
-	for (i = first; i < end; i++) {
-		const struct mmfree_stat_desc *s = &mmfree_stat_descs[i];
-
-		snprintf(path, sizeof(path), "%s/%s", dir, s->name);
-		ret = ctl_sysfs_read_ll(path, &val);
-		if (!ret)
-			status_text_stat(s, val, units, page_size);
-		else if (s->root_only && ret == -EACCES)
-			printf("  %-29s %14s  (root only: read under a kernel lock)\n",
-			       s->name, "-");
-	}
-	status_text_units(dir, units, page_size);
-	return end;
-}
-
-/* The knobs of an unavailable feature cannot be read: left out. */
-static void status_text_knobs(void)
-{
-	char val[64], def[16], range[256];
-	size_t i;
-
-	printf("\n%-31s %10s  %10s  %s\n", "knob", "value", "default",
-	       "range");
-	for (i = 0; i < MMFREE_NR_KNOBS; i++) {
-		const struct mmfree_knob_desc *d = &mmfree_knob_descs[i];
-
-		if (ctl_sysfs_read(d->path, val, sizeof(val)))
-			continue;
-		printf("  %-29s %10s  %10s  %s\n", d->path, val,
-		       ctl_knob_format(d, d->def, def, sizeof(def)),
-		       ctl_knob_range(d, range, sizeof(range)));
-	}
-}
-
-static void status_text(const struct ctl_status *st)
-{
-	long page_size = sysconf(_SC_PAGESIZE);
-	size_t i = 0;
-
-	printf("mmfree:   %s\n", st->loaded ? "loaded" : "not loaded");
-	if (st->loaded)
-		printf("version:  %s\n", st->version);
-	printf("kernel:   %s\n", st->kernel);
-	if (st->path)
-		printf("module:   %s\n", st->path);
-	else
-		printf("module:   not installed for this kernel (run make dkms-install)\n");
-	if (!st->loaded)
-		return;
-
-	status_text_knobs();
-	ctl_unavailable_list();
-	while (i < MMFREE_NR_STATS)
-		i = status_text_dir(i, page_size);
-}
 
 int ctl_cmd_status(int argc, char **argv)
 {
 	struct kmod_module *mod = NULL;
 	struct ctl_status st = { 0 };
 	struct kmod_ctx *ctx;
-	void (*show)(const struct ctl_status *st) = status_text;
+	void (*show)(const struct ctl_status *st) = ctl_status_text;
 
 	if (argc == 1 && !strcmp(argv[0], "--json"))
 		show = ctl_status_json;

@@ -6,6 +6,7 @@
  * in dmesg.
  */
 #include <err.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -56,10 +57,9 @@ void ctl_feature_list(FILE *f)
 
 int ctl_feature_available(const char *feature)
 {
-	char dir[256];
+	char dir[PATH_MAX];
 
-	snprintf(dir, sizeof(dir), "%s/%s", MMFREE_SYSFS_DIR, feature);
-	return ctl_is_dir(dir);
+	return !ctl_sysfs_path(feature, dir, sizeof(dir)) && ctl_is_dir(dir);
 }
 
 /* One line for each feature the loaded module left out. */

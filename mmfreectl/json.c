@@ -2,7 +2,8 @@
 /*
  * mmfreectl status --json: the same facts as the text, for programs.
  * Knobs, features and stats are objects keyed by path; what cannot be
- * read is null (a knob) or left out (a stat).
+ * read is null (a knob) or left out (a stat); a stat's system pages or
+ * bytes that do not fit in a long long are null.
  */
 #include <stdio.h>
 #include <string.h>
@@ -11,21 +12,26 @@
 #include "mmfreectl.h"
 
 /*
- * s as a JSON string: '"' and '\\' escaped, control characters as
- * \u00XX, anything else (UTF-8 included) as it is.
+ * s as a JSON string (RFC 8259), valid UTF-8 whatever s holds: '"' and
+ * '\\' escaped, control characters (C0, DEL, C1) as \u00XX, invalid
+ * UTF-8 as \ufffd (one for each maximal subpart), the rest as it is.
  */
 void ctl_json_string(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = *s;
+	size_t len;
+	long cp;
 
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
+	fputc('"', f);
+	for (; *s; s += len) {
+		cp = ctl_utf8_next(s, &len);
+		if (cp == '"' || cp == '\\')
+			fprintf(f, "\\%c", (int)cp);
+		else if (cp < 0)
+			fputs("\\ufffd", f);
+		else if (ctl_utf8_control(cp))
+			fprintf(f, "\\u%04lx", cp);
 		else
-			fputc(c, f);
+			fwrite(s, 1, len, f);
 	}
 	fputc('"', f);
 }
@@ -39,22 +45,39 @@ static void json_string_or_null(const char *s)
 		fputs("null", stdout);
 }
 
+/* A number, or null when it does not fit in a long long. */
+static void json_ll_or_null(int fits, long long v)
+{
+	if (fits)
+		printf("%lld", v);
+	else
+		fputs("null", stdout);
+}
+
 /* The unit of a stat's value, and the value in pages or bytes. */
 static void json_stat_unit(const struct mmfree_stat_desc *s, long long v,
 			   long page_size)
 {
-	long long units;
+	long long units, pages = 0, bytes = 0;
+	int fits;
 
 	switch (s->unit) {
 	case MMFREE_STAT_PAGES:
 		fputs("\"unit\": \"pages_per_unit\"", stdout);
 		units = ctl_stat_units(s);
-		if (units > 0)
-			printf(", \"system_pages\": %lld, \"system_bytes\": %lld",
-			       v * units, v * units * page_size);
+		if (units < 1)
+			break;
+		fits = ctl_mul_fits(v, units, &pages);
+		fputs(", \"system_pages\": ", stdout);
+		json_ll_or_null(fits, pages);
+		fits = fits && ctl_mul_fits(pages, page_size, &bytes);
+		fputs(", \"system_bytes\": ", stdout);
+		json_ll_or_null(fits, bytes);
 		break;
 	case MMFREE_STAT_FREED:
-		printf("\"unit\": \"pages\", \"bytes\": %lld", v * page_size);
+		fits = ctl_mul_fits(v, page_size, &bytes);
+		fputs("\"unit\": \"pages\", \"bytes\": ", stdout);
+		json_ll_or_null(fits, bytes);
 		break;
 	case MMFREE_STAT_NSEC:
 		fputs("\"unit\": \"ns\"", stdout);

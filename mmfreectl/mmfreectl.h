@@ -24,10 +24,26 @@ enum {
 	RC_FAILED = 1,		/* the kernel or the system refused */
 	RC_USAGE = 2,		/* bad command, key or value: nothing changed */
 	RC_UNAVAILABLE = 3,	/* module not loaded, or feature unavailable */
+	RC_TIMEOUT = 4,		/* wait: still pages in flight at the timeout */
 };
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define __printf(a, b) __attribute__((__format__(printf, a, b)))
+
+/*
+ * a * b, or a - b, in *res, and whether it fits in a long long: a
+ * statistic's file may hold any value, and nothing computed from it (its
+ * system pages, its bytes) may overflow.
+ */
+static inline int ctl_mul_fits(long long a, long long b, long long *res)
+{
+	return !__builtin_mul_overflow(a, b, res);
+}
+
+static inline int ctl_sub_fits(long long a, long long b, long long *res)
+{
+	return !__builtin_sub_overflow(a, b, res);
+}
 
 struct kmod_ctx;
 struct kmod_module;
@@ -67,7 +83,8 @@ int ctl_unknown_key(const char *key);
 long long ctl_stat_units(const struct mmfree_stat_desc *s);
 int ctl_dir_has_unit(const char *dir, enum mmfree_stat_unit unit);
 
-/* sysfs.c: the files under MMFREE_SYSFS_DIR. */
+/* sysfs.c: the files under MMFREE_SYSFS_DIR (or $MMFREECTL_SYSFS). */
+const char *ctl_sysfs_root(void);
 int ctl_sysfs_path(const char *rel, char *buf, size_t size);
 int ctl_is_dir(const char *path);
 int ctl_module_loaded(void);
@@ -90,11 +107,16 @@ char *ctl_opt_next(char *args, char **param, char **val);
 int ctl_load_opts(int argc, char **argv, char *opts, size_t size);
 int ctl_conf_check(const char *conf);
 
-/* format.c: numbers for people. */
+/* format.c: numbers for people, and from them. */
 void ctl_human_bytes(unsigned long long bytes, char *buf, size_t size);
 void ctl_human_nsec(unsigned long long ns, char *buf, size_t size);
+int ctl_parse_seconds(const char *s, long long max, long long *ns);
 
-/* json.c: JSON strings, and mmfreectl status --json. */
+/* utf8.c: UTF-8 sequences, and the invalid ones. */
+long ctl_utf8_next(const char *s, size_t *len);
+int ctl_utf8_control(long cp);
+
+/* What mmfreectl status shows, in each of its formats. */
 struct ctl_status {
 	int loaded;
 	char version[64];
@@ -102,6 +124,12 @@ struct ctl_status {
 	char *path;		/* the installed module, or NULL */
 };
 
+/* text.c: mmfreectl status, and percpu reclaim's result, for people. */
+void ctl_status_text(const struct ctl_status *st);
+void ctl_percpu_released(long long before, long long after, long long units,
+			 long page_size);
+
+/* json.c: JSON strings, and mmfreectl status --json. */
 void ctl_json_string(FILE *f, const char *s);
 void ctl_status_json(const struct ctl_status *st);
 
@@ -117,5 +145,6 @@ int ctl_cmd_set(int argc, char **argv);
 int ctl_cmd_enable(int argc, char **argv);
 int ctl_cmd_disable(int argc, char **argv);
 int ctl_cmd_percpu(int argc, char **argv);
+int ctl_cmd_wait(int argc, char **argv);
 
 #endif /* _MMFREECTL_H */

@@ -10,7 +10,8 @@
  * events since the module was loaded.  Knobs are one gauge, labelled by
  * knob; a knob with names also gives its name as a label of
  * mmfree_knob_info.  What cannot be read (a root-only statistic, an
- * unavailable feature) is left out.
+ * unavailable feature) is left out, and so is a statistic whose value in
+ * bytes does not fit in a long long.
  */
 #include <stdio.h>
 #include <string.h>
@@ -33,17 +34,28 @@ static void prom_help(const char *name, const char *help, const char *type)
 	printf("\n# TYPE %s %s\n", name, type);
 }
 
-/* A label value: backslash, double quote and newline escaped. */
+/*
+ * A label value: backslash, double quote and newline escaped, as the
+ * format has it; it takes valid UTF-8 only, and has no other escape:
+ * invalid UTF-8 (each maximal subpart) and the other control characters
+ * become U+FFFD.
+ */
 static void prom_label(const char *s)
 {
+	size_t len;
+	long cp;
+
 	putchar('"');
-	for (; *s; s++) {
-		if (*s == '\\' || *s == '"')
-			printf("\\%c", *s);
-		else if (*s == '\n')
+	for (; *s; s += len) {
+		cp = ctl_utf8_next(s, &len);
+		if (cp == '\\' || cp == '"')
+			printf("\\%c", (int)cp);
+		else if (cp == '\n')
 			fputs("\\n", stdout);
+		else if (ctl_utf8_control(cp))
+			fputs("\xef\xbf\xbd", stdout);
 		else
-			putchar(*s);
+			fwrite(s, 1, len, stdout);
 	}
 	putchar('"');
 }
@@ -81,29 +93,49 @@ static void prom_stat_name(const struct mmfree_stat_desc *s, char *buf,
 		 s->gauge ? "" : "_total");
 }
 
+/*
+ * Nanoseconds as seconds, "-1.500000000": the sign once, in front, and
+ * the magnitude unsigned, INT64_MIN's too.
+ */
+static void prom_seconds(long long ns, char *buf, size_t size)
+{
+	unsigned long long mag = ns < 0 ? 0ULL - (unsigned long long)ns :
+					  (unsigned long long)ns;
+
+	snprintf(buf, size, "%s%llu.%09llu", ns < 0 ? "-" : "",
+		 mag / 1000000000, mag % 1000000000);
+}
+
+/* A statistic, unless its value in bytes does not fit in a long long. */
 static void prom_stat(const struct mmfree_stat_desc *s, long long v,
 		      long page_size)
 {
-	char name[128];
-	long long units;
+	char name[128], val[32] = "";
+	long long units, bytes;
 
-	prom_stat_name(s, name, sizeof(name));
-	prom_help(name, s->help, s->gauge ? "gauge" : "counter");
 	switch (s->unit) {
 	case MMFREE_STAT_PAGES:
 		units = ctl_stat_units(s);
-		printf("%s %lld\n", name, v * (units > 0 ? units : 1) * page_size);
+		if (!ctl_mul_fits(v, units > 0 ? units : 1, &bytes) ||
+		    !ctl_mul_fits(bytes, page_size, &bytes))
+			return;
+		snprintf(val, sizeof(val), "%lld", bytes);
 		break;
 	case MMFREE_STAT_FREED:
-		printf("%s %lld\n", name, v * page_size);
+		if (!ctl_mul_fits(v, page_size, &bytes))
+			return;
+		snprintf(val, sizeof(val), "%lld", bytes);
 		break;
 	case MMFREE_STAT_NSEC:
-		printf("%s %lld.%09lld\n", name, v / 1000000000, v % 1000000000);
+		prom_seconds(v, val, sizeof(val));
 		break;
 	case MMFREE_STAT_COUNT:
-		printf("%s %lld\n", name, v);
+		snprintf(val, sizeof(val), "%lld", v);
 		break;
 	}
+	prom_stat_name(s, name, sizeof(name));
+	prom_help(name, s->help, s->gauge ? "gauge" : "counter");
+	printf("%s %s\n", name, val);
 }
 
 static void prom_knobs(void)

@@ -2,10 +2,17 @@
 /*
  * The module's files under MMFREE_SYSFS_DIR, named relative to it: one
  * value each, read and written whole.
+ *
+ * For tests, MMFREECTL_SYSFS names a directory that stands for /sys:
+ * the module's files are read from $MMFREECTL_SYSFS/kernel/mmfree/.
+ * main() refuses the commands that change anything while it is set, so
+ * that it only ever redirects reads of what the caller could read anyway.
  */
+#define _GNU_SOURCE
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,10 +21,37 @@
 
 #include "mmfreectl.h"
 
+/* MMFREE_SYSFS_DIR is under the sysfs mount point, /sys. */
+#define SYSFS_MOUNT "/sys"
+
+/*
+ * $MMFREECTL_SYSFS, or NULL when unset or empty.  secure_getenv(): never
+ * for a set-user-ID or set-group-ID program.
+ */
+const char *ctl_sysfs_root(void)
+{
+	const char *root = secure_getenv("MMFREECTL_SYSFS");
+
+	return root && *root ? root : NULL;
+}
+
+/*
+ * The path of rel, a file or directory relative to MMFREE_SYSFS_DIR ("":
+ * the directory itself), in buf: 0, or -ENAMETOOLONG if it does not fit.
+ */
 int ctl_sysfs_path(const char *rel, char *buf, size_t size)
 {
-	return snprintf(buf, size, "%s/%s", MMFREE_SYSFS_DIR, rel) >=
-	       (int)size ? -ENAMETOOLONG : 0;
+	const char *root = ctl_sysfs_root();
+	int len;
+
+	if (root)
+		len = snprintf(buf, size, "%s%s%s%s", root,
+			       &MMFREE_SYSFS_DIR[sizeof(SYSFS_MOUNT) - 1],
+			       *rel ? "/" : "", rel);
+	else
+		len = snprintf(buf, size, "%s%s%s", MMFREE_SYSFS_DIR,
+			       *rel ? "/" : "", rel);
+	return len < 0 || len >= (int)size ? -ENAMETOOLONG : 0;
 }
 
 int ctl_is_dir(const char *path)
@@ -29,13 +63,15 @@ int ctl_is_dir(const char *path)
 
 int ctl_module_loaded(void)
 {
-	return ctl_is_dir(MMFREE_SYSFS_DIR);
+	char path[PATH_MAX];
+
+	return !ctl_sysfs_path("", path, sizeof(path)) && ctl_is_dir(path);
 }
 
 /* Read one value (the trailing newline dropped); 0 or -errno. */
 int ctl_sysfs_read(const char *rel, char *buf, size_t size)
 {
-	char path[256];
+	char path[PATH_MAX];
 	ssize_t n;
 	int fd, ret;
 
@@ -63,7 +99,7 @@ int ctl_sysfs_read(const char *rel, char *buf, size_t size)
 int ctl_sysfs_write(const char *rel, const char *val)
 {
 	size_t len = strlen(val);
-	char path[256];
+	char path[PATH_MAX];
 	ssize_t n;
 	int fd, ret;
 

@@ -3,8 +3,9 @@
 # Static checks of the module for every kernel of the matrix, each built
 # in its own suite (scripts/suite.sh: that suite's compiler and sparse): a
 # W=1 build with sparse (C=2) must print no warning, mmfreectl must build
-# with -Werror and pass its unit tests, checkpatch --strict must be clean,
-# and so must shellcheck on every shell script (exceptions: .shellcheckrc).
+# with -Werror and pass its unit tests and its host tests (tests/host/),
+# checkpatch --strict must be clean, and so must shellcheck on every shell
+# script (exceptions: .shellcheckrc).
 # Prints one "ok"/"FAIL" line per check; exits 1 if any failed.
 set -euo pipefail
 
@@ -104,6 +105,14 @@ log=$top/build/lint/mmfreectl-test.log
 st=0
 make -s -C "$top" mmfreectl-test >"$log" 2>&1 || st=1
 report "mmfreectl unit tests" "$st" "$log"
+
+# And the one built above on fake sysfs trees: exit statuses, JSON by a
+# strict parser, Prometheus's format by promtool (tests/host/).
+log=$top/build/lint/mmfreectl-host.log
+st=0
+MMFREECTL=$top/build/lint/mmfreectl "$top/tests/host/mmfreectl-outputs.sh" \
+	>"$log" 2>&1 || st=1
+report "mmfreectl on fake sysfs trees (tests/host)" "$st" "$log"
 
 # The knob documentation (README, mmfreectl(8), the modprobe.d example)
 # is what include/mmfree/knobs.h makes of it.

@@ -1,6 +1,7 @@
 #!/bin/bash
 # Install what building and VM-testing mmfree needs on a Debian 12 host:
-# QEMU, debootstrap, kmod/dkms tooling, shellcheck (scripts/lint.sh), the
+# QEMU, debootstrap, kmod/dkms tooling, shellcheck and python3
+# (scripts/lint.sh, tests/host/), the
 # Debian packaging tools (scripts/deb.sh) and
 # the headers of each kernel of the matrix (scripts/kernels.sh): on the
 # host for bookworm's kernels, in the suite's chroot (scripts/suite.sh)

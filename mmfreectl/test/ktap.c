@@ -88,32 +88,54 @@ bool ktap_streq(const char *got, const char *want, const char *fmt, ...)
 	return ok;
 }
 
-static FILE *captured;
-static int saved_stderr = -1;
+/* One stream at a time: its output goes to a temporary file. */
+static FILE *captured, *captured_stream;
+static int saved_fd = -1;
 
-void capture_stderr_begin(void)
+static void capture_begin(FILE *stream)
 {
-	fflush(stderr);
+	fflush(stream);
 	captured = tmpfile();
-	saved_stderr = dup(STDERR_FILENO);
-	if (!captured || saved_stderr < 0 ||
-	    dup2(fileno(captured), STDERR_FILENO) < 0) {
-		perror("mmfreectl-test: capturing stderr");
+	saved_fd = dup(fileno(stream));
+	if (!captured || saved_fd < 0 ||
+	    dup2(fileno(captured), fileno(stream)) < 0) {
+		perror("mmfreectl-test: capturing output");
 		exit(2);
 	}
+	captured_stream = stream;
 }
 
-void capture_stderr_end(char *buf, size_t size)
+static void capture_end(char *buf, size_t size)
 {
 	size_t n;
 
-	fflush(stderr);
-	dup2(saved_stderr, STDERR_FILENO);
-	close(saved_stderr);
+	fflush(captured_stream);
+	dup2(saved_fd, fileno(captured_stream));
+	close(saved_fd);
 	rewind(captured);
 	n = fread(buf, 1, size - 1, captured);
 	buf[n] = '\0';
 	fclose(captured);
+}
+
+void capture_stderr_begin(void)
+{
+	capture_begin(stderr);
+}
+
+void capture_stderr_end(char *buf, size_t size)
+{
+	capture_end(buf, size);
+}
+
+void capture_stdout_begin(void)
+{
+	capture_begin(stdout);
+}
+
+void capture_stdout_end(char *buf, size_t size)
+{
+	capture_end(buf, size);
 }
 
 int main(void)
@@ -127,6 +149,8 @@ int main(void)
 	}
 	test_modopt();
 	test_knob();
+	test_sysfs();
+	test_output();
 	test_json();
 	test_format();
 	fclose(results);

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mmfreectl wait [--timeout SECONDS]: return once mmfree's pool holds no
+ * page, none queued and none being freed: pagefree/stats/inflight_pages
+ * reads 0.  The module calls sysfs_notify() on that file whenever its
+ * value falls to 0, and before its files go at unload (having freed
+ * every page first), which wakes poll(2) with POLLPRI: in between, the
+ * value is not read again, and nothing runs.
+ */
+#define _GNU_SOURCE
+#include <err.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "mmfreectl.h"
+
+#define INFLIGHT "pagefree/stats/inflight_pages"
+#define WAIT_MAX_SECONDS 86400
+#define NSEC_PER_SEC 1000000000LL
+
+static long long wait_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+
+/*
+ * The value of fd, read from its start: 0, or -errno (-ENODEV: the
+ * module's files were removed, -EINVAL: not a count of pages).  Reading
+ * also rearms sysfs's notification for poll(2).
+ */
+static int wait_read(int fd, long long *val)
+{
+	char buf[64], *end;
+	ssize_t n;
+
+	if (lseek(fd, 0, SEEK_SET) < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	if (n > 0 && buf[n - 1] == '\n')
+		buf[n - 1] = '\0';
+	errno = 0;
+	*val = strtoll(buf, &end, 10);
+	if (errno || end == buf || *end || *val < 0)
+		return -EINVAL;
+	return 0;
+}
+
+/* --timeout SECONDS or --timeout=SECONDS: 0, or RC_USAGE after saying why. */
+static int wait_args(int argc, char **argv, long long *timeout)
+{
+	const char *arg, *val;
+	int i;
+
+	for (i = 0; i < argc; i++) {
+		arg = argv[i];
+		if (!strncmp(arg, "--timeout=", 10))
+			val = arg + 10;
+		else if (!strcmp(arg, "--timeout") && i + 1 < argc)
+			val = argv[++i];
+		else if (!strcmp(arg, "--timeout"))
+			return ctl_usage_error("wait: --timeout needs SECONDS");
+		else
+			return ctl_usage_error("wait: unexpected argument '%s'",
+					       arg);
+		if (*timeout >= 0)
+			return ctl_usage_error("wait: --timeout given twice");
+		if (ctl_parse_seconds(val, WAIT_MAX_SECONDS, timeout))
+			return ctl_usage_error("invalid timeout '%s': expected 0 to %d seconds",
+					       val, WAIT_MAX_SECONDS);
+	}
+	return 0;
+}
+
+/* Wait on fd until it reads 0, or timeout ns (-1: none) have passed. */
+static int wait_inflight(int fd, long long timeout)
+{
+	long long deadline = wait_now() + timeout, val = 0, left;
+	struct pollfd pfd = { .fd = fd, .events = POLLPRI | POLLERR };
+	struct timespec ts;
+	int ret;
+
+	for (;;) {
+		ret = wait_read(fd, &val);
+		if (ret == -ENODEV || ret == -ENOENT) {
+			warnx("mmfree was unloaded: no page in flight");
+			return RC_OK;
+		}
+		if (ret) {
+			warnx("cannot read %s: %s", INFLIGHT,
+			      ret == -EINVAL ? "not a count of pages" :
+			      strerror(-ret));
+			return RC_FAILED;
+		}
+		if (!val)
+			return RC_OK;
+		if (timeout >= 0) {
+			left = deadline - wait_now();
+			if (left <= 0) {
+				warnx("timed out: %lld pages still in flight",
+				      val);
+				return RC_TIMEOUT;
+			}
+			ts.tv_sec = left / NSEC_PER_SEC;
+			ts.tv_nsec = left % NSEC_PER_SEC;
+		}
+		if (ppoll(&pfd, 1, timeout >= 0 ? &ts : NULL, NULL) < 0 &&
+		    errno != EINTR) {
+			warnx("poll %s: %s", INFLIGHT, strerror(errno));
+			return RC_FAILED;
+		}
+	}
+}
+
+int ctl_cmd_wait(int argc, char **argv)
+{
+	long long timeout = -1;
+	char path[PATH_MAX];
+	int fd, ret;
+
+	ret = wait_args(argc, argv, &timeout);
+	if (ret)
+		return ret;
+	/* Nothing can be in flight without the module or its pool. */
+	if (!ctl_module_loaded()) {
+		warnx("mmfree is not loaded: no page in flight");
+		return RC_OK;
+	}
+	if (!ctl_feature_available("pagefree")) {
+		warnx("pagefree: unavailable: no page in flight");
+		return RC_OK;
+	}
+	ret = ctl_sysfs_path(INFLIGHT, path, sizeof(path));
+	fd = ret ? ret : open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 && !ret)
+		ret = -errno;
+	/* Gone since: unloaded, which frees every page first. */
+	if (ret == -ENOENT || ret == -ENODEV) {
+		warnx("mmfree was unloaded: no page in flight");
+		return RC_OK;
+	}
+	if (ret) {
+		warnx("cannot open %s: %s", INFLIGHT, strerror(-ret));
+		return RC_FAILED;
+	}
+	ret = wait_inflight(fd, timeout);
+	close(fd);
+	return ret;
+}
