@@ -3,9 +3,12 @@
  * mmfreectl wait [--timeout SECONDS]: return once mmfree's pool holds no
  * page, none queued and none being freed: pagefree/stats/inflight_pages
  * reads 0.  The module calls sysfs_notify() on that file whenever its
- * value falls to 0, and before its files go at unload (having freed
- * every page first), which wakes poll(2) with POLLPRI: in between, the
- * value is not read again, and nothing runs.
+ * value falls to 0, and before its files go at unload, which wakes
+ * poll(2) with POLLPRI: in between, the value is not read again, and
+ * nothing runs.  An unload removes the files first and drains the pool
+ * after: a waiter that finds them gone waits until the module itself is
+ * gone (/sys/module/mmfree), the one case where it sleeps and looks
+ * again.
  */
 #define _GNU_SOURCE
 #include <err.h>
@@ -84,20 +87,50 @@ static int wait_args(int argc, char **argv, long long *timeout)
 	return 0;
 }
 
+/* Whether PATH exists. */
+static int wait_exists(const char *path)
+{
+	return !access(path, F_OK);
+}
+
+/*
+ * The module's files are gone: it is being unloaded, which drains the
+ * pool before /sys/module/mmfree goes (or it is back, a new instance:
+ * the old one is gone).  Until then, or the deadline (-1: none).
+ */
+static int wait_unloaded(long long deadline)
+{
+	char module[PATH_MAX], files[PATH_MAX];
+	const char *root = ctl_sysfs_root();
+
+	snprintf(module, sizeof(module), "%s/module/%s", root ? root : "/sys",
+		 MODNAME);
+	if (ctl_sysfs_path("", files, sizeof(files)))
+		return RC_FAILED;
+	while (wait_exists(module) && !wait_exists(files)) {
+		if (deadline >= 0 && wait_now() >= deadline) {
+			warnx("timed out: mmfree is still being unloaded");
+			return RC_TIMEOUT;
+		}
+		usleep(20000);
+	}
+	warnx("mmfree was unloaded, its pool drained: no page in flight");
+	return RC_OK;
+}
+
 /* Wait on fd until it reads 0, or timeout ns (-1: none) have passed. */
 static int wait_inflight(int fd, long long timeout)
 {
-	long long deadline = wait_now() + timeout, val = 0, left;
+	long long deadline = timeout >= 0 ? wait_now() + timeout : -1;
+	long long val = 0, left;
 	struct pollfd pfd = { .fd = fd, .events = POLLPRI | POLLERR };
 	struct timespec ts;
 	int ret;
 
 	for (;;) {
 		ret = wait_read(fd, &val);
-		if (ret == -ENODEV || ret == -ENOENT) {
-			warnx("mmfree was unloaded: no page in flight");
-			return RC_OK;
-		}
+		if (ret == -ENODEV || ret == -ENOENT)
+			return wait_unloaded(deadline);
 		if (ret) {
 			warnx("cannot read %s: %s", INFLIGHT,
 			      ret == -EINVAL ? "not a count of pages" :
@@ -146,11 +179,9 @@ int ctl_cmd_wait(int argc, char **argv)
 	fd = ret ? ret : open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0 && !ret)
 		ret = -errno;
-	/* Gone since: unloaded, which frees every page first. */
-	if (ret == -ENOENT || ret == -ENODEV) {
-		warnx("mmfree was unloaded: no page in flight");
-		return RC_OK;
-	}
+	/* Gone since: being unloaded. */
+	if (ret == -ENOENT || ret == -ENODEV)
+		return wait_unloaded(timeout >= 0 ? wait_now() + timeout : -1);
 	if (ret) {
 		warnx("cannot open %s: %s", INFLIGHT, strerror(-ret));
 		return RC_FAILED;
