@@ -63,7 +63,7 @@ PF_WQ_MASK_ORIG=
 # Unbound workqueue workers (the pool's) only on CPU 0; the workload runs
 # on CPU 1.
 pf_confine_workers() {
-	[ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs"
+	[ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ] || skip "needs 2 CPUs"
 	[ -w "$WQ_MASK" ] || skip "no $WQ_MASK"
 	PF_WQ_MASK_ORIG=$(cat "$WQ_MASK")
 	echo 1 >"$WQ_MASK" || fail "confining unbound workers to CPU 0"
@@ -77,17 +77,46 @@ pf_starve_workers() {
 	sleep 0.5
 }
 
+# Slower still, for tests that need pages in flight for seconds: the
+# pool's kworkers and its rescuer (named after its queue once they ran
+# its work, "-" idle, "+" busy: a small async munmap first) run
+# SCHED_IDLE beside a hog on every CPU.  The rescuer matters: it runs at
+# nice -20 (the workqueue's RESCUER_NICE_LEVEL) and takes the work over
+# whenever the workers cannot be started in time, so starving the
+# workers alone frees at its pace.
+PF_IDLE_PIDS=
+pf_freeze_workers() {
+	local cpu p
+	pf_run taskset -c 1 pftest munmap 64 1
+	pf_wait_inflight
+	PF_IDLE_PIDS=$(ps -eo pid,comm | awk '$2 ~ /^kworker\/.*[-+]mmfree_free$/ { print $1 }')
+	[ -n "$PF_IDLE_PIDS" ] || fail "no kworker of mmfree's pool"
+	for p in $PF_IDLE_PIDS; do
+		chrt -i -p 0 "$p" || fail "SCHED_IDLE for kworker $p"
+	done
+	cpu=0
+	while [ $cpu -lt "$(getconf _NPROCESSORS_ONLN)" ]; do
+		pf_bg taskset -c $cpu pftest spin 600
+		cpu=$((cpu + 1))
+	done
+	sleep 0.2
+}
+
 pf_feed_workers() {
+	local p
 	pf_bg_stop
 	if [ -n "$PF_WQ_MASK_ORIG" ]; then
 		echo "$PF_WQ_MASK_ORIG" >"$WQ_MASK"
 		PF_WQ_MASK_ORIG=
 	fi
+	for p in $PF_IDLE_PIDS; do
+		chrt -o -p 0 "$p" 2>/dev/null
+	done
+	PF_IDLE_PIDS=
 }
 
 pf_cleanup() {
-	pf_bg_stop
-	[ -z "$PF_WQ_MASK_ORIG" ] || echo "$PF_WQ_MASK_ORIG" >"$WQ_MASK"
+	pf_feed_workers
 	[ -z "$PF_THP_ORIG" ] || echo "$PF_THP_ORIG" >"$THP" 2>/dev/null
 	[ ! -w "$PARAMS/test_fail_alloc" ] ||
 		echo 0 >"$PARAMS/test_fail_alloc" 2>/dev/null

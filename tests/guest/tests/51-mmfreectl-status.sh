@@ -134,7 +134,7 @@ for f in $stats; do
 		;;
 	esac
 done
-assert_eq "$nstats" 23 "stats found in sysfs"
+assert_eq "$nstats" 24 "stats found in sysfs"
 assert_eq "$(json_get "$json" '.stats | length')" "$nstats" "stats in JSON"
 
 # Human-readable bytes: populated pages, checked to one decimal.

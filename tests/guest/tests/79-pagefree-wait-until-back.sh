@@ -2,7 +2,8 @@
 # mmfreectl wait returns once no page is in flight, without polling in a
 # loop: it sleeps in poll() on pagefree/stats/inflight_pages, which the
 # module wakes (sysfs_notify()) when the count falls to 0 and before its
-# files go at unload.  With the pool's workers starved, an async munmap
+# files go at unload.  With the pool's workers held to about 1% of a CPU
+# (pf_freeze_workers), an async munmap
 # leaves pages in flight: wait --timeout 1 gives up with status 4 and
 # leaves them so; a wait started then is still waiting a second later and
 # returns 0 once the workers may run and the last item is freed, after
@@ -17,12 +18,13 @@ MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
 
 wout=/tmp/mmfree-wait.out
 
-# An async munmap whose pages stay in flight: the workers are starved.
+# An async munmap whose pages stay in flight: the workers cannot run.
 pending() {	# what
-	pf_starve_workers
+	pf_freeze_workers
+	pf_snap
 	pf_run taskset -c 1 pftest munmap 256 1
 	n=$(pf_stat inflight_pages)
-	echo "$1: $n pages in flight"
+	pf_show "$1"
 	[ "$n" -gt 0 ] || fail "$1: nothing in flight after an async munmap with starved workers"
 }
 
@@ -75,6 +77,16 @@ sleep 1
 modprobe -r mmfree &
 rmmod_pid=$!
 sleep 2
+# The files are gone, the drain waits for the workers: the waiter was
+# woken and now waits for the module to go (a sleep, no longer poll()).
+[ ! -e "$MMFREE" ] || fail "$MMFREE still there 2 s into the unload"
+[ ! -s "$wout" ] || fail "wait returned before the unload's drain: $(cat "$wout")"
+wchan=$(cat /proc/"$(pgrep -x mmfreectl)"/wchan 2>/dev/null)
+echo "the waiter, during the unload's drain: in $wchan"
+case "$wchan" in
+*nanosleep*) ;;
+*) fail "the waiter is in $wchan, not waiting for the module to go: the unload did not wake it" ;;
+esac
 pf_feed_workers
 wait $rmmod_pid || fail "modprobe -r mmfree failed"
 waited_within 30 || fail "unloading the module did not wake the waiter"
