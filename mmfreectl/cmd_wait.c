@@ -94,20 +94,20 @@ static int wait_exists(const char *path)
 }
 
 /*
- * The module's files are gone: it is being unloaded, which drains the
- * pool before /sys/module/mmfree goes (or it is back, a new instance:
+ * The file is gone: the module is being unloaded, which drains the pool
+ * before /sys/module/mmfree goes (or the file is back, a new instance's:
  * the old one is gone).  Until then, or the deadline (-1: none).
  */
 static int wait_unloaded(long long deadline)
 {
-	char module[PATH_MAX], files[PATH_MAX];
+	char module[PATH_MAX], file[PATH_MAX];
 	const char *root = ctl_sysfs_root();
 
 	snprintf(module, sizeof(module), "%s/module/%s", root ? root : "/sys",
 		 MODNAME);
-	if (ctl_sysfs_path("", files, sizeof(files)))
+	if (ctl_sysfs_path(INFLIGHT, file, sizeof(file)))
 		return RC_FAILED;
-	while (wait_exists(module) && !wait_exists(files)) {
+	while (wait_exists(module) && !wait_exists(file)) {
 		if (deadline >= 0 && wait_now() >= deadline) {
 			warnx("timed out: mmfree is still being unloaded");
 			return RC_TIMEOUT;

@@ -255,8 +255,12 @@ static void mmfree_dir_remove(struct mmfree_dir *dir)
 		return;
 	/* Removing the files waits for writers still inside store(). */
 	if (dir->feature) {
-		mmfree_dir_waitable(dir, false);
 		sysfs_remove_group(dir->kobj, &dir->stat_group);
+		/*
+		 * Pollers woken before the file is gone could read it once
+		 * more and sleep again, unwoken; after, they find it gone.
+		 */
+		mmfree_dir_waitable(dir, false);
 	}
 	sysfs_remove_group(dir->kobj, &dir->group);
 	kobject_put(dir->kobj);
