@@ -100,6 +100,8 @@ if ((!demo)) && [[ -n $pkg_tests ]]; then
 	if "$root/scripts/deb.sh" >&2; then
 		mkdir "$guest_bin/debs"
 		cp "$root"/build/deb/mmfree-dkms_*.deb "$root"/build/deb/mmfreectl_*.deb "$guest_bin/debs/"
+		# The package test runs the README's own commands.
+		cp "$root/README.md" "$guest_bin/"
 		host_pass=$((host_pass + 1))
 	else
 		echo "run.sh: make deb failed" >&2
@@ -197,7 +199,7 @@ boot() {	# lane i kind vm.sh-args...
 	else
 		"$root/tests/vm.sh" --kernel "$k" --module "$module" "$@"
 	fi | tail -n 1 >"$results/$i/summary.$kind"
-	echo "$id $kind $((SECONDS - t0))" >>"$results/lane.$lane"
+	echo "$lane $((SECONDS - t0))" >"$results/$i/time.$kind"
 }
 
 # Every boot, longest first, on vm_jobs lanes: each lane takes the next
@@ -211,8 +213,9 @@ done | sort -rn -k1,1 >"$results/queue"
 lane() {	# lane
 	local line
 	while :; do
+		# A lock file of its own: sed -i replaces the queue's inode.
 		# shellcheck disable=SC2016 # the inner shell expands $1
-		line=$(flock "$results/queue" sh -c 'head -n 1 "$1"; sed -i 1d "$1"' _ "$results/queue")
+		line=$(flock "$results/queue.lock" sh -c 'head -n 1 "$1"; sed -i 1d "$1"' _ "$results/queue")
 		[[ -n $line ]] || return 0
 		# The line's arguments were quoted with printf %q.
 		eval "boot $1 ${line#* }"
@@ -220,7 +223,6 @@ lane() {	# lane
 }
 boots_t0=$SECONDS
 for ((l = 1; l <= vm_jobs; l++)); do
-	: >"$results/lane.$l"
 	lane "$l" &
 done
 wait || true
@@ -243,8 +245,15 @@ done
 {
 	echo "run.sh: time: static checks ${static_s}s, module builds ${build_s}s, boots ${boots_s}s on $vm_jobs lanes, all $((SECONDS - run_t0))s"
 	for ((l = 1; l <= vm_jobs; l++)); do
-		awk -v l="$l" '{ t += $3; s = s sep $1 " " $2 " " $3 "s"; sep = ", " }
-			END { printf "run.sh: lane %d: %ds: %s\n", l, t, s }' "$results/lane.$l"
+		for f in "$results"/*/time.*; do
+			[[ -f $f ]] || continue
+			read -r fl secs <"$f"
+			((fl == l)) || continue
+			kind=${f##*/time.}
+			read -r id _ <"${f%/*}/kernel"
+			echo "$id $kind ${secs}s"
+		done | awk -v l="$l" '{ t += $3; s = s sep $0; sep = ", " }
+			END { printf "run.sh: lane %d: %ds: %s\n", l, t, s }'
 	done
 } >&2
 
