@@ -67,7 +67,8 @@ ensure() {	# suite
 	local dir stamp want tmp
 	dir=$(chroot_dir "$1")
 	stamp=$dir.stamp
-	want="suite=$1 mirror=$mirror tools=dkms,make,libc6-dev,kmod,sparse"
+	# git: scripts/tracked.sh, which DKMS's source tree is copied with.
+	want="suite=$1 mirror=$mirror tools=dkms,make,libc6-dev,kmod,sparse,git"
 	mkdir -p "$(dirname "$dir")"
 	exec 8>"$dir.lock"
 	flock 8
@@ -89,7 +90,7 @@ ensure() {	# suite
 		chmod 755 "$tmp/usr/sbin/policy-rc.d"
 		chroot "$tmp" apt-get update -q >&2
 		chroot "$tmp" env DEBIAN_FRONTEND=noninteractive apt-get install \
-			-y -q --no-install-recommends dkms make libc6-dev kmod sparse >&2
+			-y -q --no-install-recommends dkms make libc6-dev kmod sparse git >&2
 		mkdir -p "$tmp/mnt/mmfree"
 		rm -f "$tmp.log"
 		mv "$tmp" "$dir"

@@ -230,6 +230,12 @@ boots_s=$((SECONDS - boots_t0))
 
 for ((i = 1; i <= n; i++)); do
 	read -r id k runs <"$results/$i/kernel"
+	# Its module did not build: no boot, one failure.
+	if [[ -f $results/$i/summary ]]; then
+		lines+=("$id $(cat "$results/$i/summary")")
+		total_fail=$((total_fail + 1))
+		continue
+	fi
 	while read -r _ _ kind _; do
 		line=$(cat "$results/$i/summary.$kind" 2>/dev/null || true)
 		[[ $line =~ ^"$k"(" ("([0-9]+" NUMA nodes"|"packages")")")?": "([0-9]+)" passed, "([0-9]+)" failed" ]] ||

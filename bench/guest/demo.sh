@@ -3,7 +3,7 @@
 # one boot of a stock kernel, munmap 1 GiB with the stock kernel's own
 # freeing, with mmfree sync and with mmfree async, three times each and
 # alternating; print the times and ratios, then the README's workload
-# (perl freeing 2 GiB) with mmfreectl status before and after, then the
+# (perl freeing 1 GiB) with mmfreectl status before and after, then the
 # trace events of one offload.  Ratios under TCG are what carries over;
 # absolute times are about 10x hardware's.
 MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")" && pwd)}
@@ -54,13 +54,13 @@ awk -v s="$s" -v y="$y" -v a="$a" 'BEGIN {
 	printf "munmap returned %.2fx as fast with sync, %.2fx with async (async: the pool frees after it returned)\n", s / y, s / a
 }'
 
-echo "== the README's workload: perl allocates 2 GiB and exits (sync mode)"
+echo "== the README's workload: perl allocates 1 GiB and exits (sync mode)"
 mmfreectl set pagefree/mode sync >/dev/null
 mmfreectl wait >/dev/null 2>&1
-show mmfreectl status
+show sh -c "mmfreectl status | grep -A3 '^pagefree/stats'"
 # shellcheck disable=SC2016 # perl's own variable
-show perl -e '$x = "\0" x 2**31'
-show mmfreectl status
+show perl -e '$x = "\0" x 2**30'
+show sh -c "mmfreectl status | grep -A3 '^pagefree/stats'"
 
 echo "== the trace events of one offload (async, 64 MiB)"
 mmfreectl set pagefree/mode async >/dev/null

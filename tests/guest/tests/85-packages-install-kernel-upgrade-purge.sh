@@ -3,10 +3,14 @@
 # timeout: 1800
 # The Debian packages, used the way an administrator uses them, on a
 # machine with DKMS, a compiler and the running kernel's headers and no
-# mmfree: apt installs mmfree-dkms and mmfreectl (scripts/deb.sh's
-# build); DKMS, from the package's own postinst, builds and installs the
-# module for the running kernel, and modprobe loads it; the example
-# /etc files are conffiles of mmfreectl; a second kernel installed
+# mmfree, following the README's own commands (its blocks marked
+# "<!-- test: NAME", run as they are): apt installs mmfree-dkms and
+# mmfreectl (scripts/deb.sh's build); DKMS, from the package's own
+# postinst, builds and installs the module for the running kernel; the
+# README's load and toggle commands load it with a parameter and switch
+# modes, and its workload gets pages offloaded; the example /etc files
+# are conffiles of mmfreectl; the Prometheus timer is installed disabled
+# and its service writes metrics promtool accepts; a second kernel installed
 # afterwards (the same release's cloud flavour: its headers, and in
 # trixie its image, which they depend on) gets the module from DKMS's own
 # kernel and header hooks; apt purge leaves no module, no DKMS tree and no
@@ -34,6 +38,26 @@ echo "$(. /etc/os-release && echo "$PRETTY_NAME"), second kernel's packages: $(e
 [ -d /lib/modules/"$kver"/build ] || fail "no headers for $kver"
 loaded && fail "mmfree is loaded before the packages are installed"
 
+README=$MMFREE_GUEST/README.md
+[ -f "$README" ] || fail "no $README (tests/run.sh copies it)"
+# The commands of the README's block marked "<!-- test: NAME".
+readme_block() {	# name
+	awk -v n="<!-- test: $1" 'index($0, n) == 1 { on = 1; next }
+		on && /^```sh$/ { body = 1; next } body && /^```$/ { exit }
+		body { print }' "$README"
+}
+# Run a block as a user would paste it into a root shell.
+readme_run() {	# name
+	local block
+	block=$(readme_block "$1")
+	[ -n "$block" ] || fail "no block '$1' in the README"
+	echo "README $1:"
+	echo "$block" | sed 's/^/  $ /'
+	sh -e -c "$block"
+}
+# The README's apt install asks before it installs, as apt does.
+echo 'APT::Get::Assume-Yes "true";' >/etc/apt/apt.conf.d/90mmfree-test
+
 # Every file but the virtual and scratch ones, and apt's and dpkg's
 # bookkeeping (compared on their own below).
 snapshot() {
@@ -46,8 +70,11 @@ snapshot() {
 snapshot >/tmp/files-before
 
 t0=$(date +%s)
-apt-get install -y -q "$debs"/mmfree-dkms_*.deb "$debs"/mmfreectl_*.deb >/tmp/apt.log 2>&1 ||
-	{ tail -n 30 /tmp/apt.log; fail "apt install of the packages failed"; }
+# Its paths are a clone's: the packages are in ./build/deb there.
+mkdir -p /tmp/clone/build
+ln -s "$debs" /tmp/clone/build/deb
+(cd /tmp/clone && readme_run install) >/tmp/apt.log 2>&1 ||
+	{ tail -n 30 /tmp/apt.log; fail "the README's apt install of the packages failed"; }
 echo "apt install (DKMS build for $kver included): $(($(date +%s) - t0)) s"
 grep -E '^(Setting up|Building|Installing|Running depmod)' /tmp/apt.log
 
@@ -62,10 +89,36 @@ conffiles=$(dpkg-query -W -f='${Conffiles}' mmfreectl)
 assert_contains "$conffiles" " /etc/modprobe.d/mmfree.conf " "conffiles of mmfreectl"
 assert_contains "$conffiles" " /etc/modules-load.d/mmfree.conf " "conffiles of mmfreectl"
 
-modprobe mmfree || fail "modprobe mmfree failed"
+# The packaged mmfreectl, not the test's own copy in /mmfree.
+export PATH="/usr/sbin:$PATH"
+readme_run load >/tmp/load.out 2>&1 || { cat /tmp/load.out; fail "the README's load commands failed"; }
+head -n 8 /tmp/load.out
 assert_eq "$(cat $MMFREE/version)" "$version" "version of the loaded module"
-/usr/sbin/mmfreectl status >/tmp/status || fail "the packaged mmfreectl status failed"
-head -n 3 /tmp/status
+grep -qx async /tmp/load.out || fail "the README's mmfreectl get pagefree/mode did not print async"
+assert_eq "$(knob pagefree/mode)" sync "pagefree/mode after the README's mmfreectl set"
+assert_eq "$(knob enabled)$(knob pagefree/enabled)" 11 "enabled and pagefree/enabled after the README's toggles"
+offloaded=$(cat $MMFREE/pagefree/stats/offloaded_pages)
+readme_run see || fail "the README's workload failed"
+mmfreectl wait || fail "mmfreectl wait after the README's workload"
+offloaded=$(($(cat $MMFREE/pagefree/stats/offloaded_pages) - offloaded))
+echo "the README's workload: $offloaded pages offloaded"
+[ "$offloaded" -gt 0 ] || fail "the README's workload offloaded no page"
+
+# The Prometheus timer: installed, disabled; its service's command
+# writes what promtool accepts (no systemd runs here: the command is
+# taken from the unit and run as systemd would).
+unit=$(dpkg -L mmfreectl | grep '/mmfree-prometheus\.service$')
+[ -f "$unit" ] || fail "no mmfree-prometheus.service in mmfreectl"
+dpkg -L mmfreectl | grep -q '/mmfree-prometheus\.timer$' || fail "no mmfree-prometheus.timer in mmfreectl"
+[ -z "$(find /etc/systemd -name 'mmfree-prometheus*' 2>/dev/null)" ] ||
+	fail "mmfree-prometheus is enabled after install: $(find /etc/systemd -name 'mmfree-prometheus*')"
+prom=/var/lib/prometheus/node-exporter
+mkdir -p $prom
+sed -n 's/^ExecStart=//p' "$unit" | sed 's/\$\$/$/g' >/tmp/execstart
+sh -c ". /tmp/execstart" || fail "mmfree-prometheus.service's command failed: $(cat /tmp/execstart)"
+promtool check metrics <$prom/mmfree.prom || fail "promtool refused $prom/mmfree.prom"
+assert_eq "$(sed -n 's/^mmfree_up //p' $prom/mmfree.prom)" 1 "mmfree_up in $prom/mmfree.prom"
+rm -rf /var/lib/prometheus
 modprobe -r mmfree || fail "modprobe -r mmfree failed"
 
 t0=$(date +%s)
@@ -105,3 +158,4 @@ if [ -s /tmp/new ] || [ -s /tmp/gone ]; then
 	sed 's/^/gone: /' /tmp/gone
 	fail "the file tree after purge differs from before, beyond the second kernel"
 fi
+rm -f /etc/apt/apt.conf.d/90mmfree-test
