@@ -21,4 +21,5 @@ git -C "$top" rev-parse --is-inside-work-tree >/dev/null 2>&1 ||
 files=$(git -C "$top" ls-files -- "$@")
 [[ -n $files ]] || { echo "tracked.sh: no tracked file under $*" >&2; exit 1; }
 mkdir -p "$dst"
-(cd "$top" && cpio -pdm --quiet "$dst") <<<"$files"
+# tar: it is in every Debian system (the suites' chroots have no cpio).
+tar -C "$top" -T - -cf - <<<"$files" | tar -C "$dst" -xf -
