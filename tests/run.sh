@@ -183,7 +183,7 @@ queue_boots() {	# i
 }
 
 # vm.sh's last stdout line is its summary; its exit status is implied by
-# the counts.  Its progress goes to stderr, each line marked with the
+# the counts (and must not end the lane: set -e, pipefail).  Its progress goes to stderr, each line marked with the
 # kernel and boot when guests run side by side.
 boot() {	# lane i kind vm.sh-args...
 	local lane=$1 i=$2 kind=$3 id k runs module t0 tag
@@ -198,7 +198,7 @@ boot() {	# lane i kind vm.sh-args...
 			2> >(sed -u "s/^/[$tag] /" >&2)
 	else
 		"$root/tests/vm.sh" --kernel "$k" --module "$module" "$@"
-	fi | tail -n 1 >"$results/$i/summary.$kind"
+	fi | tail -n 1 >"$results/$i/summary.$kind" || true
 	echo "$lane $((SECONDS - t0))" >"$results/$i/time.$kind"
 }
 
@@ -217,8 +217,9 @@ lane() {	# lane
 		# shellcheck disable=SC2016 # the inner shell expands $1
 		line=$(flock "$results/queue.lock" sh -c 'head -n 1 "$1"; sed -i 1d "$1"' _ "$results/queue")
 		[[ -n $line ]] || return 0
-		# The line's arguments were quoted with printf %q.
-		eval "boot $1 ${line#* }"
+		# The line's arguments were quoted with printf %q.  A failed
+		# boot is in its summary line; the lane goes on.
+		eval "boot $1 ${line#* }" || true
 	done
 }
 boots_t0=$SECONDS

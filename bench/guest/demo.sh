@@ -14,8 +14,9 @@ set -e
 T=/sys/kernel/tracing
 MB=1024
 
+# printf, not echo: dash's echo would turn the perl line's \0 into a NUL.
 show() {
-	echo "\$ $*"
+	printf '$ %s\n' "$*"
 	"$@"
 }
 
@@ -30,6 +31,9 @@ median() {
 }
 
 echo "== kernel $(uname -r), $(nproc) CPUs, $(awk '/MemTotal/ { print $2 " kB" }' /proc/meminfo)"
+# Base pages, as in the benchmarks: with THP the kernel frees 2 MiB at a
+# time and there is little to parallelise.
+echo never >/sys/kernel/mm/transparent_hugepage/enabled
 show modprobe mmfree
 show mmfreectl status | sed -n '1,4p'
 
