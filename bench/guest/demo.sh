@@ -6,9 +6,6 @@
 # (perl freeing 1 GiB) with mmfreectl status before and after, then the
 # trace events of one offload.  Ratios under TCG are what carries over;
 # absolute times are about 10x hardware's.
-MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")" && pwd)}
-# shellcheck source=../../tests/guest/lib.sh
-. "$MMFREE_GUEST/lib.sh"
 set -e
 
 T=/sys/kernel/tracing
