@@ -31,8 +31,8 @@ help_if_asked "$@"
 build=${MMFREE_BUILD_MODULE:-$root/scripts/build-module.sh}
 
 # What a "subset" kernel runs: the module loads, its checks, page freeing
-# and percpu at work, a killed task's exit, toggling under load.
-SUBSET=smoke,kernel-symbols,btf-checks,pagefree-leak,pagefree-cow,pagefree-shared-file,pagefree-hugetlb,pagefree-killed-back,pagefree-toggle-churn,percpu-reclaims
+# and percpu at work, toggling under load.
+SUBSET=smoke,kernel-symbols,btf-checks,pagefree-leak,pagefree-cow,pagefree-shared-file,pagefree-hugetlb,pagefree-toggle-churn,percpu-reclaims
 
 kernel='' vmargs=() host=1 demo=0 test=''
 while (($#)); do

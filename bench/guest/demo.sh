@@ -55,7 +55,7 @@ awk -v s="$s" -v y="$y" -v a="$a" 'BEGIN {
 	printf "munmap returned %.2fx as fast with sync, %.2fx with async (async: the pool frees after it returned)\n", s / y, s / a
 }'
 
-echo "== the README's workload: perl allocates 1 GiB and exits (sync mode)"
+echo "== the README's workload: perl builds a 1 GiB string (and a copy) and exits (sync mode)"
 mmfreectl set pagefree/mode sync >/dev/null
 mmfreectl wait >/dev/null 2>&1
 show sh -c "mmfreectl status | grep -A3 '^pagefree/stats'"
@@ -70,7 +70,7 @@ echo >$T/trace
 pfbench munmap 64 1 >/dev/null
 mmfreectl wait >/dev/null 2>&1
 echo 0 >$T/events/mmfree/enable
-grep -m 1 ' mmfree_offload: ' $T/trace
+grep -m 1 ' mmfree_offload: .*reason=offloaded_pages' $T/trace
 grep -m 3 ' mmfree_item_freed: ' $T/trace
 grep -m 1 ' mmfree_wait: ' $T/trace
 echo "... $(grep -c ' mmfree_item_freed: ' $T/trace) items freed in all"

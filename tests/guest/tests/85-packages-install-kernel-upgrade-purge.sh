@@ -52,11 +52,12 @@ readme_run() {	# name
 	block=$(readme_block "$1")
 	[ -n "$block" ] || fail "no block '$1' in the README"
 	echo "README $1:"
-	echo "$block" | sed 's/^/  $ /'
+	# printf: dash's echo would make the perl line's \0 a NUL byte.
+	printf '%s\n' "$block" | sed 's/^/  $ /'
 	sh -e -c "$block"
 }
 # The README's apt install asks before it installs, as apt does.
-echo 'APT::Get::Assume-Yes "true";' >/etc/apt/apt.conf.d/90mmfree-test
+echo 'APT::Get::Assume-Yes "true";' >/etc/apt/apt.conf.d/90assume-yes-test
 
 # Every file but the virtual and scratch ones, and apt's and dpkg's
 # bookkeeping (compared on their own below).
@@ -158,4 +159,4 @@ if [ -s /tmp/new ] || [ -s /tmp/gone ]; then
 	sed 's/^/gone: /' /tmp/gone
 	fail "the file tree after purge differs from before, beyond the second kernel"
 fi
-rm -f /etc/apt/apt.conf.d/90mmfree-test
+rm -f /etc/apt/apt.conf.d/90assume-yes-test
