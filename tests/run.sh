@@ -174,12 +174,18 @@ queue_boots() {	# i
 	if ((main)); then
 		args=(${sel:+--test "$sel"})
 		(($1 != 1)) || args+=(--append mmfree_once=1)
-		echo "$w $1 main$(printf ' %q' "${args[@]}" "${vmargs[@]}")"
+		echo "$w $1 main$(quote "${args[@]}" "${vmargs[@]}")"
 	fi
-	((!numa)) || echo "170 $1 numa$(printf ' %q' ${test:+--test "$test"} --numa 2 --smp 2 \
+	((!numa)) || echo "170 $1 numa$(quote ${test:+--test "$test"} --numa 2 --smp 2 \
 		--append mmfree_needs=numa "${vmargs[@]}")"
-	((!pkg)) || echo "500 $1 packages$(printf ' %q' ${test:+--test "$test"} --rootfs packages \
+	((!pkg)) || echo "500 $1 packages$(quote ${test:+--test "$test"} --rootfs packages \
 		--append mmfree_needs=packages "${vmargs[@]}")"
+}
+
+# Each argument, quoted for eval; nothing for none (printf ' %q' with no
+# argument prints an empty word, which vm.sh refuses).
+quote() {
+	(($# == 0)) || printf ' %q' "$@"
 }
 
 # vm.sh's last stdout line is its summary; its exit status is implied by
