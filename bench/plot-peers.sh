@@ -226,6 +226,26 @@ END {
 	compare("exit: stock / async", "redisexit", "stock", "redisexit", "async", R)
 	print ""
 
+	# The over-kill scenario (bench/guest/bench-peers.sh overkill()).
+	if (("overkill", "stock", 4, 1) in v) {
+		print "### Over-kill: an OOM daemon as earlyoom is, 4 hogs, one kill needed"
+		print ""
+		print "Every " info["overkill_interval_ms"] " ms the daemon kills the biggest hog while memory available is under a tenth; async-wait waits (pidfd, mmfreectl wait) before it looks again. " info["overkill_hog"]
+		print ""
+		print "| configuration | processes killed, per repetition | seconds from the first kill until memory was back, per repetition |"
+		print "|---|---|---|"
+		split("stock sync async async-wait", ok, " ")
+		for (i = 1; i <= 4; i++) {
+			K = ""; B = ""
+			for (r = 1; r <= nrep; r++) {
+				K = K " " ((("overkill", ok[i], 4, r) in v) ? v["overkill", ok[i], 4, r] : "–")
+				B = B " " ((("overkillback", ok[i], 4, r) in v) ? sprintf("%.2f", v["overkillback", ok[i], 4, r]) : "–")
+			}
+			printf "| %s |%s |%s |\n", ok[i], K, B
+		}
+		print ""
+	}
+
 	# 3. The curve.
 	print "### 3. Time against size"
 	print ""
@@ -389,6 +409,21 @@ END {
 		else
 			printf "| %s exit no slower than process_mrelease | no data | – |\n", cfgs[i]
 	}
+	# Over-kill: with the wait, no more kills than needed, every time.
+	m = 0; KL = ""; SL = ""; worst = 0; need = 1
+	if (match(info["overkill_hog"], /kills needed [0-9]+/))
+		need = substr(info["overkill_hog"], RSTART + 13, RLENGTH - 13) + 0
+	for (r = 1; r <= nrep; r++) {
+		if (("overkill", "async-wait", 4, r) in v) {
+			m++; KL = KL " " v["overkill", "async-wait", 4, r]
+			if (v["overkill", "async-wait", 4, r] > worst)
+				worst = v["overkill", "async-wait", 4, r]
+		}
+		if (("overkill", "stock", 4, r) in v)
+			SL = SL " " v["overkill", "stock", 4, r]
+	}
+	if (m)
+		printf "| over-kill: async with the wait kills no more than needed (%d), every repetition | kills:%s (stock:%s) | %s |\n", need, KL, SL, verdict(worst <= need)
 	print ""
 }' "$data" >"$md"
 

@@ -15,11 +15,19 @@
 #     PEER_MB, for the model (bench/plot-peers.sh);
 #   - redis-server filled to REDIS_MB with its own DEBUG POPULATE, no
 #     persistence, shut down with SIGTERM (what systemctl stop sends):
-#     until it exits and until the memory is back.
+#     until it exits and until the memory is back;
+#   - the over-kill scenario: an OOM daemon as earlyoom is (pfbench
+#     overkill) watches 4 hogs that together need room for all but half
+#     of one: one kill makes room.  It kills the biggest whenever memory
+#     available falls below a tenth and looks again OVERKILL_MS later
+#     (earlyoom's 100 ms, scaled to TCG); config async-wait is async
+#     with the daemon waiting (pidfd, then mmfreectl wait) before it
+#     looks again.
 #
 # Lines: "PF test config size rep seconds" (tests munmap, exit, avail,
-# reaper, redisexit, redisavail; -1: not reached within 20 s), "PFSTAT
-# config test size stat delta" per run, "PFINFO key value...".
+# reaper, redisexit, redisavail, overkillback; -1: not reached within
+# 20 s; and overkill, whose value is the number of processes killed),
+# "PFSTAT config test size stat delta" per run, "PFINFO key value...".
 #
 # Sizes come from the kernel command line (bench/bench.sh):
 # mmfree_peers_quick=1, mmfree_peers_reps=N, mmfree_peers_sizes=MB,...,
@@ -51,8 +59,10 @@ for arg in $cmdline; do
 	mmfree_peers_sizes=*) SIZES=$(echo "${arg#*=}" | tr , ' ') ;;
 	mmfree_peers_mb=*) PEER_MB=${arg#*=} ;;
 	mmfree_peers_redis_mb=*) REDIS_MB=${arg#*=} ;;
+	mmfree_peers_overkill_ms=*) OVERKILL_MS=${arg#*=} ;;
 	esac
 done
+OVERKILL_MS=${OVERKILL_MS:-500}
 # The peers' size is on the curve too: its stock, sync and async runs
 # are the peers' own.
 SIZES=$(echo "$SIZES $PEER_MB" | tr ' ' '\n' | sort -nu | tr '\n' ' ')
@@ -129,6 +139,25 @@ config_block() {	# stock|sync|async rep
 		timed zaponly "$PEER_MB" "$rep" pfbench exitzap "$PEER_MB" 1
 	fi
 	redis_run "$cfg" "$rep"
+	overkill "$cfg" "$rep" 0
+	[ "$cfg" != async ] || overkill async-wait "$rep" 1
+}
+
+# The over-kill scenario: 4 hogs that need all the room above the
+# daemon's threshold but half of one hog: one kill is enough.
+overkill() {	# config rep wait
+	local avail min mb out
+	settle
+	avail=$(($(pfbench avail) / 1024))
+	min=$((avail / 10))
+	mb=$(((avail - min) * 2 / 7))
+	out=$(pfbench overkill 4 "$mb" "$min" "$OVERKILL_MS" "$3") || fail "pfbench overkill"
+	# Size 4: the hogs; their MiB each and the kills needed are info.
+	echo "$out" | awk -v c="$1" -v r="$2" '{
+		print "PF overkill", c, 4, r, $4
+		print "PF overkillback", c, 4, r, $6
+		print "PFINFO overkill_hog", c, r, $3, "MiB, kills needed", $5 }'
+	quiesce
 }
 
 # Untimed runs first in each configuration: the first runs of a code path
@@ -151,6 +180,7 @@ echo "PFINFO memtotal_kb $(meminfo_kb MemTotal)"
 echo "PFINFO reps $REPS"
 echo "PFINFO sizes $SIZES"
 echo "PFINFO peer $PEER_MB"
+echo "PFINFO overkill_interval_ms $OVERKILL_MS"
 pfbench info | sed 's/^/PFINFO /'
 echo "PFINFO redis $REDIS_MB $REDIS_KEYS $(redis-server --version | sed 's/.* v=\([^ ]*\).*/\1/')"
 start=$(date +%s)

@@ -34,6 +34,19 @@
  *   pfbench info                 print "avail_poll_ms N" and "avail_counts
  *                                WHAT" (what avail_kb() adds up, in words)
  *   pfbench avail                print avail_kb()
+ *   pfbench overkill HOGS MB MIN_MB INTERVAL_MS WAIT
+ *                                an OOM daemon as earlyoom is: HOGS children
+ *                                each touch MB, 16 MiB at a time; every
+ *                                INTERVAL_MS the daemon reads avail_kb()
+ *                                and, below MIN_MB, SIGKILLs the child with
+ *                                the most resident memory, then sleeps the
+ *                                interval (WAIT 1: first waits until the
+ *                                victim's pidfd is readable and mmfreectl
+ *                                wait returns).  Prints "overkill HOGS MB
+ *                                <kills> <needed> <back>": kills made, the
+ *                                fewest that make room (from the sizes),
+ *                                seconds from the first kill until
+ *                                avail_kb() was above MIN_MB again
  *   pfbench term PID BASE_KB     SIGTERM to PID (not a child: a server
  *                                being shut down), time until it exits and
  *                                until avail_kb() is back to BASE_KB
@@ -45,6 +58,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -410,10 +424,134 @@ static int term(pid_t pid, long base)
 	return 0;
 }
 
+/* Resident kB of @pid (0 once it has none): what earlyoom ranks by. */
+static long rss_kb(pid_t pid)
+{
+	char path[64];
+	long size = 0, rss = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/statm", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (fscanf(f, "%ld %ld", &size, &rss) != 2)
+		rss = 0;
+	fclose(f);
+	return rss * 4;
+}
+
+#define OVERKILL_MAX 16
+
+static void die_usage(void);
+
+/* One hog: touch mb MiB, 16 MiB at a time, then say so and wait. */
+static void overkill_hog(long mb, int done)
+{
+	long i;
+
+	for (i = 0; i < mb; i += 16) {
+		touch(16UL << 20);
+		usleep(20000);
+	}
+	if (write(done, "d", 1) != 1)
+		exit(1);
+	for (;;)
+		pause();
+}
+
+static int overkill(long hogs, long mb, long min_mb, long interval_ms,
+		    int wait_back)
+{
+	pid_t pid[OVERKILL_MAX];
+	int pidfd[OVERKILL_MAX], alive[OVERKILL_MAX], fd[2];
+	long i, kills = 0, needed, avail, left, done = 0;
+	double first = 0, back = -1;
+	char c;
+
+	if (hogs < 1 || hogs > OVERKILL_MAX || min_mb < 1 || interval_ms < 1)
+		die_usage();
+	avail = avail_kb();
+	/* The fewest kills that leave the rest room above MIN_MB. */
+	left = hogs * mb * 1024 - (avail - min_mb * 1024);
+	needed = left <= 0 ? 0 : (left + mb * 1024 - 1) / (mb * 1024);
+	if (pipe(fd) || fcntl(fd[0], F_SETFL, O_NONBLOCK))
+		return 1;
+	for (i = 0; i < hogs; i++) {
+		pid[i] = fork();
+		if (pid[i] < 0)
+			return 1;
+		if (!pid[i]) {
+			close(fd[0]);
+			overkill_hog(mb, fd[1]);
+		}
+		pidfd[i] = syscall(SYS_pidfd_open, pid[i], 0);
+		alive[i] = 1;
+	}
+	close(fd[1]);
+	while (done + kills < hogs) {
+		usleep(interval_ms * 1000);
+		while (read(fd[0], &c, 1) == 1)
+			done++;
+		avail = avail_kb();
+		if (kills && back < 0 && avail > min_mb * 1024)
+			back = now() - first;
+		if (avail >= min_mb * 1024)
+			continue;
+		/* Kill the biggest, as earlyoom does. */
+		{
+			long big = -1, rss, bigrss = -1;
+			struct pollfd p;
+
+			for (i = 0; i < hogs; i++) {
+				if (!alive[i])
+					continue;
+				rss = rss_kb(pid[i]);
+				if (rss > bigrss) {
+					bigrss = rss;
+					big = i;
+				}
+			}
+			if (big < 0)
+				break;
+			if (syscall(SYS_pidfd_send_signal, pidfd[big], SIGKILL, NULL, 0))
+				return 1;
+			alive[big] = 0;
+			if (!kills++)
+				first = now();
+			back = -1;
+			if (!wait_back)
+				continue;
+			p.fd = pidfd[big];
+			p.events = POLLIN;
+			poll(&p, 1, 60000);
+			/* Nothing in flight in mmfree's pool (0 where it is not loaded). */
+			if (system("mmfreectl wait --timeout 60 2>/dev/null") == -1)
+				return 1;
+		}
+	}
+	/* Until memory is back after the last kill (at most 30 s). */
+	while (kills && back < 0 && now() - first < 30) {
+		if (avail_kb() > min_mb * 1024)
+			back = now() - first;
+		else
+			usleep(10000);
+	}
+	for (i = 0; i < hogs; i++) {
+		kill(pid[i], SIGKILL);
+		waitpid(pid[i], NULL, 0);
+		close(pidfd[i]);
+	}
+	close(fd[0]);
+	printf("overkill %ld %ld %ld %ld %.3f\n", hogs, mb, kills, needed, back);
+	return 0;
+}
+
 static void die_usage(void)
 {
 	fprintf(stderr, "usage: pfbench munmap|exit|zap|exitzap MB [REPS] | busy MB [REPS [HOGS]] | small N KB | forkexit N | spin S |\n"
-		"       reap|mrelease MB [REPS] | term PID BASE_KB | info | avail\n");
+		"       reap|mrelease MB [REPS] | term PID BASE_KB | info | avail |\n"
+		"       overkill HOGS MB MIN_MB INTERVAL_MS WAIT\n");
 	exit(2);
 }
 
@@ -430,6 +568,9 @@ int main(int argc, char **argv)
 		printf("%ld\n", avail_kb());
 		return 0;
 	}
+	if (argc == 7 && !strcmp(argv[1], "overkill"))
+		return overkill(atol(argv[2]), atol(argv[3]), atol(argv[4]),
+				atol(argv[5]), atol(argv[6]) != 0);
 	if (argc < 3)
 		die_usage();
 	a = atol(argv[2]);
