@@ -9,7 +9,8 @@
  * so this works for functions whose ENDBR64 the kernel sealed at boot
  * (on IBT, an indirect call to them raises #CP).  A gate is a permanent
  * hook (hook.c): while it is open, ftrace cannot be switched off, and a
- * gate's own body runs only if it is called while closed, a bug.
+ * gate's own body runs only if it is called while closed, a bug: it
+ * stops the caller (BUG()) rather than return a made-up value.
  *
  * Each gate has exactly its kernel function's prototype; which kernel
  * function, and the prototype BTF must confirm, is said by the row of a
@@ -43,11 +44,24 @@ static void notrace mmfree_gate_func(unsigned long ip, unsigned long parent_ip,
 	},								\
 }
 
-/* Reached only if a gate is called while closed: a bug in mmfree. */
-static void mmfree_gate_missed(const struct mmfree_gate *gate)
+/*
+ * Reached only if a gate is called while closed: a bug in mmfree.  The
+ * kernel function did not run, and its caller must not go on as if it
+ * had (after a missed flush, a gather would write past its full batch):
+ * stop it here.
+ */
+static __always_inline void mmfree_gate_missed(const struct mmfree_gate *gate)
 {
-	WARN_ONCE(1, KBUILD_MODNAME ": gate to %s called while closed\n",
-		  gate->target_name ?: gate->hook.name);
+	pr_crit("gate to %s called while closed\n",
+		gate->target_name ?: gate->hook.name);
+	/*
+	 * A gate's name is always set, so this always stops; read as a
+	 * volatile, it leaves the compiler a path back, without which
+	 * objtool would take every gate for a function that never returns
+	 * (an open gate does return, through its kernel function).
+	 */
+	if (READ_ONCE(gate->hook.name))
+		BUG();
 }
 
 struct mmfree_gate mmfree_gate_free_pages = MMFREE_GATE(mmfree_call_free_pages);
@@ -84,7 +98,7 @@ struct mmfree_gate mmfree_gate_oom = MMFREE_GATE(mmfree_call_oom);
 __mmfree_gate bool mmfree_call_oom(struct oom_control *oc)
 {
 	mmfree_gate_missed(&mmfree_gate_oom);
-	return false;
+	return false;	/* never reached: the gate stopped */
 }
 
 struct mmfree_gate mmfree_gate_idle_cpu = MMFREE_GATE(mmfree_call_idle_cpu);
@@ -92,7 +106,7 @@ struct mmfree_gate mmfree_gate_idle_cpu = MMFREE_GATE(mmfree_call_idle_cpu);
 __mmfree_gate int mmfree_call_idle_cpu(int cpu)
 {
 	mmfree_gate_missed(&mmfree_gate_idle_cpu);
-	return 0;
+	return 0;	/* never reached */
 }
 
 struct mmfree_gate mmfree_gate_apply_wq_attrs =
@@ -102,7 +116,7 @@ __mmfree_gate int mmfree_call_apply_wq_attrs(struct workqueue_struct *wq,
 					     const struct workqueue_attrs *attrs)
 {
 	mmfree_gate_missed(&mmfree_gate_apply_wq_attrs);
-	return -EOPNOTSUPP;
+	return -EOPNOTSUPP;	/* never reached */
 }
 
 struct mmfree_gate mmfree_gate_wq_set_min_active =
@@ -127,9 +141,10 @@ int mmfree_gate_open(struct mmfree_gate *gate)
 	return mmfree_hook_attach(&gate->hook);
 }
 
-void mmfree_gate_close(struct mmfree_gate *gate)
+/* Return: 0, or the error of a detach that failed (the gate stays open). */
+int mmfree_gate_close(struct mmfree_gate *gate)
 {
-	mmfree_hook_detach(&gate->hook);
+	return mmfree_hook_detach(&gate->hook);
 }
 
 /* Whether calling @gate now runs its kernel function. */

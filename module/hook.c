@@ -18,6 +18,10 @@
  * behind mmfree's back: a gate would run its own body instead of the
  * kernel function, and a wrapper would never be reached.
  *
+ * While it redirects a kernel function, mmfree taints the kernel and
+ * itself TAINT_LIVEPATCH ('K'), as livepatch does: oops reports then say
+ * that kernel functions were replaced.  Taints last until reboot.
+ *
  * unregister_ftrace_function() returns only after every CPU has left the
  * callback (ftrace synchronises with RCU-tasks for dynamically allocated
  * trampolines), and callbacks never sleep.  A wrapper that a callback
@@ -29,6 +33,7 @@
 #include <linux/ftrace.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
+#include <linux/panic.h>
 
 #include "compat.h"
 #include "mmfree.h"
@@ -78,16 +83,59 @@ int mmfree_hook_attach(struct mmfree_hook *hook)
 		return err;
 	}
 	hook->attached = true;
+	if (hook->redirect && !test_bit(TAINT_LIVEPATCH, &THIS_MODULE->taints)) {
+		add_taint(TAINT_LIVEPATCH, LOCKDEP_STILL_OK);
+		set_bit(TAINT_LIVEPATCH, &THIS_MODULE->taints);
+	}
 	return 0;
 }
 
-void mmfree_hook_detach(struct mmfree_hook *hook)
+/* Test hook: the first N detaches fail, as after an ftrace anomaly. */
+static unsigned int mmfree_test_fail_detach;
+module_param_named(test_fail_detach, mmfree_test_fail_detach, uint, 0400);
+MODULE_PARM_DESC(test_fail_detach,
+		 "testing only: fail the first N detaches (0: none)");
+
+/**
+ * mmfree_hook_detach - stop calling @hook's callback
+ * @hook: the hook
+ *
+ * A hook that cannot be unregistered (ftrace refused: after an anomaly,
+ * ftrace_kill() leaves every ops registered) still calls into mmfree:
+ * it keeps the module pinned until a later detach succeeds, and says so.
+ * During the module's exit nothing can pin it: its caller retries.
+ *
+ * Context: process context; serialised by the feature's lock.
+ *
+ * Return: 0, or the error; the hook is still attached then.
+ */
+int mmfree_hook_detach(struct mmfree_hook *hook)
 {
+	int err;
+
 	if (!hook->attached)
-		return;
-	unregister_ftrace_function(&hook->ops);
+		return 0;
+	if (mmfree_test_fail_detach) {
+		mmfree_test_fail_detach--;
+		err = -EBUSY;
+	} else {
+		err = unregister_ftrace_function(&hook->ops);
+	}
+	if (err) {
+		if (!hook->pinned)
+			hook->pinned = try_module_get(THIS_MODULE);
+		pr_err("cannot detach from %s (%d): %s\n", hook->name, err,
+		       hook->pinned ? "mmfree stays loaded until it can" :
+		       "retrying");
+		return err;
+	}
 	ftrace_set_filter_ip(&hook->ops, hook->addr, 1, 0);
 	hook->attached = false;
+	if (hook->pinned) {
+		hook->pinned = false;
+		module_put(THIS_MODULE);
+	}
+	return 0;
 }
 
 /* Make the traced function's caller run @to instead. */

@@ -31,35 +31,39 @@ module_param_named(test_untested_kernel, mmfree_test_untested_kernel, bool,
 MODULE_PARM_DESC(test_untested_kernel,
 		 "testing only: treat this kernel series as untested");
 
+/* Whether this kernel's series is one mmfree was run on. */
+static bool mmfree_series_tested(void)
+{
+	return mmfree_kernel_tested() && !mmfree_test_untested_kernel;
+}
+
 /*
- * Decide whether @f can run on this kernel: every prototype and field it
+ * Decide whether @f can run on this kernel (a tested series, or the
+ * user's opt-in, was checked before): every prototype and field it
  * relies on as its BTF shows them (on every kernel: a stable backport can
- * change one), a tested series or the user's opt-in, its symbols, then
- * its own checks.  Each refusal is one dmesg line; the other features
- * are not affected.
+ * change one), its symbols, then its own checks.  Each refusal is one
+ * dmesg line; the other features are not affected.
  */
 static void mmfree_feature_init(struct mmfree_feature *f,
 				const char *no_btf)
 {
-	bool tested = mmfree_kernel_tested() && !mmfree_test_untested_kernel;
 	const char *release = init_utsname()->release;
 
 	if (no_btf) {
 		pr_warn("%s disabled: %s\n", f->name, no_btf);
 		return;
 	}
-	/* BTF only: no probe is placed on the kernel before these pass. */
+	/* BTF only: no hook is placed on the kernel before these pass. */
 	if (mmfree_syms_check(f->name, f->syms, f->nr_syms) ||
 	    mmfree_btf_fields(f->name, f->fields, f->nr_fields))
 		return;
-	if (!tested && !mmfree_untested_kernel) {
-		pr_warn("%s disabled: kernel %s is untested; its BTF matches what mmfree relies on: load with untested_kernel=1 to run it\n",
-			f->name, release);
-		return;
-	}
-	if (!tested)
+	if (!mmfree_series_tested()) {
 		pr_info("%s: kernel %s is untested, run as untested_kernel=1 asks: its BTF matches\n",
 			f->name, release);
+		/* Code of unproven quality here, as a staging driver's ('C'). */
+		add_taint(TAINT_CRAP, LOCKDEP_STILL_OK);
+		set_bit(TAINT_CRAP, &THIS_MODULE->taints);
+	}
 	if (mmfree_syms_resolve(f->name, f->syms, f->nr_syms))
 		return;
 	f->usable = !f->init(mmfree_debugfs);
@@ -99,9 +103,31 @@ static int __init mmfree_init(void)
 	const char *no_btf;
 	int i, err;
 
+	/*
+	 * On PREEMPT_RT spinlock_t sleeps: percpu's ftrace callback, which
+	 * runs with preemption off, cannot take pcpu_lock there, and
+	 * preemptible() no longer proves that a wrapper may wait.  Refused
+	 * before anything is probed (dkms.conf refuses to build it too).
+	 */
+	if (IS_ENABLED(CONFIG_PREEMPT_RT)) {
+		pr_err("not loaded: PREEMPT_RT kernels are not supported (spinlock_t sleeps there, and mmfree's callbacks take pcpu_lock with preemption off)\n");
+		return -EOPNOTSUPP;
+	}
+
 	mmfree_knobs_init();
 	mmfree_debugfs = debugfs_create_dir(KBUILD_MODNAME, NULL);
 
+	/*
+	 * An untested series without the user's opt-in: no probe at all,
+	 * not even the symbol lookup's (BTF is found through it).
+	 */
+	if (!mmfree_series_tested() && !mmfree_untested_kernel) {
+		for (i = 0; i < ARRAY_SIZE(mmfree_features); i++)
+			pr_warn("%s disabled: kernel %s is untested; load with untested_kernel=1 to check its BTF and run it\n",
+				mmfree_features[i]->name,
+				init_utsname()->release);
+		goto sysfs;
+	}
 	/* Symbols and BTF are read once, at load; the lookup probe goes. */
 	err = mmfree_ksyms_init();
 	if (err)
@@ -112,6 +138,7 @@ static int __init mmfree_init(void)
 		mmfree_feature_init(mmfree_features[i], no_btf);
 	mmfree_btf_exit();
 	mmfree_ksyms_exit();
+sysfs:
 
 	err = mmfree_sysfs_init(mmfree_features, ARRAY_SIZE(mmfree_features));
 	if (err)

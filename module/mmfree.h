@@ -93,6 +93,7 @@ void mmfree_item_queue(struct mmfree_item *item, struct mmfree_waiter *w,
 void mmfree_waiter_init(struct mmfree_waiter *w);
 unsigned long mmfree_waiter_finish(struct mmfree_waiter *w);
 bool mmfree_pool_working(void);
+int mmfree_pool_nr_items(void);
 long mmfree_pool_inflight_pages(void);
 long mmfree_pool_inflight_pages_on(const nodemask_t *nodes);
 void mmfree_pool_set_workers(unsigned int workers);
@@ -124,8 +125,8 @@ int mmfree_syms_check(const char *feature, struct mmfree_sym *syms,
 int mmfree_syms_resolve(const char *feature, struct mmfree_sym *syms,
 			size_t nr);
 int mmfree_syms_attach(struct mmfree_sym *syms, size_t nr);
-void mmfree_syms_detach(struct mmfree_sym *syms, size_t nr);
-void mmfree_syms_close_gates(struct mmfree_sym *syms, size_t nr);
+int mmfree_syms_detach(struct mmfree_sym *syms, size_t nr);
+int mmfree_syms_close_gates(struct mmfree_sym *syms, size_t nr);
 bool mmfree_syms_attached(const struct mmfree_sym *syms, size_t nr);
 
 /* --- gate.c */
@@ -134,12 +135,17 @@ struct mmfree_gate;
 
 /*
  * Marks a gate function: never inlined, cloned or otherwise changed by
- * the compiler (noipa), so that its callers pass exactly its arguments.
+ * the compiler (noipa), so that its callers pass exactly its arguments
+ * and assume nothing of its body.  Clang has no noipa (its noinline
+ * still lets it propagate what it knows of the body): refused.
  */
+#ifdef __clang__
+#error "mmfree needs GCC (noipa): dkms.conf refuses clang-built kernels"
+#endif
 #define __mmfree_gate	__attribute__((__noipa__))
 
 int mmfree_gate_open(struct mmfree_gate *gate);
-void mmfree_gate_close(struct mmfree_gate *gate);
+int mmfree_gate_close(struct mmfree_gate *gate);
 bool mmfree_gate_is_open(const struct mmfree_gate *gate);
 
 /* Each kernel function mmfree calls: its gate and the gate function. */
@@ -172,6 +178,7 @@ struct mmfree_hook {
 	bool permanent;		/* must run while attached: ftrace stays on */
 	struct ftrace_ops ops;
 	bool attached;
+	bool pinned;		/* holds the module: a detach failed */
 };
 
 struct mmfree_gate {
@@ -182,7 +189,7 @@ struct mmfree_gate {
 
 void mmfree_hooks_init(void);
 int mmfree_hook_attach(struct mmfree_hook *hook);
-void mmfree_hook_detach(struct mmfree_hook *hook);
+int mmfree_hook_detach(struct mmfree_hook *hook);
 void mmfree_hook_redirect(struct ftrace_regs *fregs, void *to);
 bool mmfree_hook_from_us(unsigned long parent_ip);
 

@@ -64,6 +64,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/btf.h>
+#include <linux/debugfs.h>
 #include <linux/delay.h>
 #include <linux/gfp.h>
 #include <linux/hashtable.h>
@@ -79,6 +80,7 @@
 #include <linux/preempt.h>
 #include <linux/rcupdate.h>
 #include <linux/rcupdate_wait.h>
+#include <linux/seq_file.h>
 #include <linux/sched.h>
 #include <linux/sched/prio.h>
 #include <linux/sched/signal.h>
@@ -837,16 +839,21 @@ static struct mmfree_sym mmfree_pagefree_syms[] = {
 	},
 };
 
-static void mmfree_pagefree_detach(void)
+/*
+ * Detach, and undo an attach that failed half way.  Return: 0, or the
+ * error of a hook that stays attached: then the gates stay open too (a
+ * wrapper it redirects to calls them), and a later call tries again.
+ */
+static int mmfree_pagefree_detach(void)
 {
 	struct mmfree_sym *syms = mmfree_pagefree_syms;
 	size_t nr = ARRAY_SIZE(mmfree_pagefree_syms);
 	struct mmfree_gather *g;
 	struct hlist_node *tmp;
-	int bkt;
+	int bkt, err;
 
 	WRITE_ONCE(mmfree_pagefree_attached, false);
-	mmfree_syms_detach(syms, nr);
+	err = mmfree_syms_detach(syms, nr);
 	/* A task redirected but not yet counted has now entered or left. */
 	synchronize_rcu_tasks();
 	while (mmfree_inside_count())
@@ -858,8 +865,10 @@ static void mmfree_pagefree_detach(void)
 	 */
 	hash_for_each_safe(mmfree_gathers, bkt, tmp, g, node)
 		mmfree_gather_close(g);
+	if (err)
+		return err;
 	/* Nothing calls through them any more: workers drained, no task inside. */
-	mmfree_syms_close_gates(syms, nr);
+	return mmfree_syms_close_gates(syms, nr);
 }
 
 /* Attach or detach to match the knobs. */
@@ -873,12 +882,24 @@ static int mmfree_pagefree_update(void)
 	mmfree_pool_set_workers(mmfree_knob(MMFREE_KNOB_PAGEFREE_WORKERS));
 	if (!want && mmfree_syms_attached(mmfree_pagefree_syms,
 					  ARRAY_SIZE(mmfree_pagefree_syms)))
-		mmfree_pagefree_detach();
+		err = mmfree_pagefree_detach();
 	if (want && !READ_ONCE(mmfree_pagefree_attached)) {
 		err = mmfree_syms_attach(mmfree_pagefree_syms,
 					 ARRAY_SIZE(mmfree_pagefree_syms));
-		if (!err)
+		if (err) {
+			mmfree_pagefree_detach();
+		} else {
+			/*
+			 * No context opens until every task that was already
+			 * inside the kernel's own tlb_finish_mmu(), unhooked,
+			 * has left it: its flush, hooked meanwhile, would open
+			 * one that no wrapper closes.  It leaves before its next
+			 * voluntary switch (its flush comes first, in the same
+			 * stretch), which RCU-tasks waits for.
+			 */
+			synchronize_rcu_tasks();
 			WRITE_ONCE(mmfree_pagefree_attached, true);
+		}
 	}
 	mutex_unlock(&mmfree_pagefree_lock);
 	return err;
@@ -917,6 +938,21 @@ static const struct mmfree_field mmfree_pagefree_fields[] = {
 	  .skip = !IS_ENABLED(CONFIG_CFS_BANDWIDTH) },
 };
 
+/*
+ * debugfs pagefree_state: the open contexts and the work items queued or
+ * running, both 0 once nothing gathers and nothing is in flight; a
+ * context nothing closes shows here (tests read it after churn).
+ */
+static int mmfree_pagefree_state_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "contexts %d\nitems %d\n",
+		   atomic_read(&mmfree_nr_gathers), mmfree_pool_nr_items());
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(mmfree_pagefree_state);
+
+static struct dentry *mmfree_pagefree_debugfs;
+
 static int mmfree_pagefree_init(struct dentry *debugfs)
 {
 	int err;
@@ -932,16 +968,22 @@ static int mmfree_pagefree_init(struct dentry *debugfs)
 		MMFREE_PAGEFREE_MODE_async ? "async" : "sync",
 		mmfree_knob(MMFREE_KNOB_PAGEFREE_WORKERS),
 		mmfree_knob(MMFREE_KNOB_PAGEFREE_MIN_PAGES));
+	mmfree_pagefree_debugfs = debugfs_create_file("pagefree_state", 0400,
+						      debugfs, NULL,
+						      &mmfree_pagefree_state_fops);
 	return 0;
 }
 
 static void mmfree_pagefree_exit(void)
 {
 	mutex_lock(&mmfree_pagefree_lock);
-	if (mmfree_syms_attached(mmfree_pagefree_syms,
-				 ARRAY_SIZE(mmfree_pagefree_syms)))
-		mmfree_pagefree_detach();
+	/* The module goes whatever: what stays attached must not. */
+	while (mmfree_syms_attached(mmfree_pagefree_syms,
+				    ARRAY_SIZE(mmfree_pagefree_syms)) &&
+	       mmfree_pagefree_detach())
+		msleep(1000);
 	mutex_unlock(&mmfree_pagefree_lock);
+	debugfs_remove(mmfree_pagefree_debugfs);
 	mmfree_pool_exit();
 	/* A task may still be on a wrapper's last instructions. */
 	synchronize_rcu_tasks();

@@ -33,6 +33,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/debugfs.h>
+#include <linux/delay.h>
 #include <linux/ftrace.h>
 #include <linux/kernel.h>
 #include <linux/list.h>
@@ -93,6 +94,8 @@ enum {
 };
 
 static unsigned long mmfree_percpu_flags;
+/* jiffies of the last chunk count the statistics keep; 0: none. */
+static unsigned long mmfree_percpu_last_at;
 /* jiffies of the latest free, and of the first since the last kick. */
 static unsigned long mmfree_percpu_last_free, mmfree_percpu_first_free;
 static struct dentry *mmfree_percpu_debugfs;
@@ -275,7 +278,8 @@ static void notrace mmfree_balance_free_cb(unsigned long ip,
 {
 	long released;
 
-	if (!mmfree_ftrace_arg(fregs, 0) || !mmfree_percpu_run.isolated)
+	/* A bool argument: only its low byte is defined (x86-64 ABI). */
+	if (!(u8)mmfree_ftrace_arg(fregs, 0) || !mmfree_percpu_run.isolated)
 		return;
 	released = (long)(mmfree_percpu_run.populated -
 			  READ_ONCE(*mmfree_pcpu.nr_populated));
@@ -283,6 +287,8 @@ static void notrace mmfree_balance_free_cb(unsigned long ip,
 		mmfree_stat_add(MMFREE_STAT_PERCPU_DEPOPULATED_PAGES, released);
 	trace_mmfree_percpu_result(released);
 	mmfree_percpu_run.isolated = false;
+	/* The chunks changed: the next statistic counts them again. */
+	WRITE_ONCE(mmfree_percpu_last_at, 0);
 }
 
 /* Have the next balance run isolate, and queue one. */
@@ -386,15 +392,20 @@ static struct mmfree_sym mmfree_percpu_syms[] = {
 	},
 };
 
-static void mmfree_percpu_detach(void)
+/* Return: 0, or the error of a hook that stays attached (retry later). */
+static int mmfree_percpu_detach(void)
 {
-	mmfree_syms_detach(mmfree_percpu_syms, ARRAY_SIZE(mmfree_percpu_syms));
+	int err;
+
+	err = mmfree_syms_detach(mmfree_percpu_syms,
+				 ARRAY_SIZE(mmfree_percpu_syms));
 	/* No hook can queue them now; the tick stops re-arming itself. */
 	WRITE_ONCE(mmfree_percpu_attached, false);
 	cancel_delayed_work_sync(&mmfree_percpu_kick_work);
 	cancel_delayed_work_sync(&mmfree_percpu_tick_work);
 	clear_bit(MMFREE_PCPU_KICK_PENDING, &mmfree_percpu_flags);
 	clear_bit(MMFREE_PCPU_RUN_WANTED, &mmfree_percpu_flags);
+	return err;
 }
 
 /* Attach or detach to match the knobs, and re-arm the tick. */
@@ -407,7 +418,7 @@ static int mmfree_percpu_update(void)
 
 	mutex_lock(&mmfree_percpu_lock);
 	if (!want) {
-		mmfree_percpu_detach();
+		err = mmfree_percpu_detach();
 		goto out;
 	}
 	err = mmfree_syms_attach(mmfree_percpu_syms,
@@ -498,6 +509,30 @@ static noinline void mmfree_percpu_count(struct mmfree_percpu_count *c,
 	spin_unlock_irqrestore(mmfree_pcpu.lock, flags);
 }
 
+/*
+ * The last count, for the statistics that need one: mmfreectl status
+ * reads three of them at once, and each walk holds every percpu
+ * allocation up.  Kept MMFREE_PCPU_COUNT_TTL; a balance run that
+ * mmfree asked for (a reclaim) drops it.
+ */
+#define MMFREE_PCPU_COUNT_TTL	(HZ / 10)
+static DEFINE_MUTEX(mmfree_percpu_count_lock);
+static struct mmfree_percpu_count mmfree_percpu_last;
+
+static void mmfree_percpu_count_recent(struct mmfree_percpu_count *c)
+{
+	unsigned long at;
+
+	mutex_lock(&mmfree_percpu_count_lock);
+	at = READ_ONCE(mmfree_percpu_last_at);
+	if (!at || time_after(jiffies, at + MMFREE_PCPU_COUNT_TTL)) {
+		mmfree_percpu_count(&mmfree_percpu_last, false);
+		WRITE_ONCE(mmfree_percpu_last_at, jiffies ?: 1);
+	}
+	*c = mmfree_percpu_last;
+	mutex_unlock(&mmfree_percpu_count_lock);
+}
+
 /* The value of one percpu/stats file. */
 static long mmfree_percpu_stat(enum mmfree_stat_id id)
 {
@@ -515,7 +550,7 @@ static long mmfree_percpu_stat(enum mmfree_stat_id id)
 	default:
 		return mmfree_stat_sum(id);
 	}
-	mmfree_percpu_count(&c, false);
+	mmfree_percpu_count_recent(&c);
 	if (id == MMFREE_STAT_PERCPU_EMPTY_PAGES)
 		return c.empty;
 	if (id == MMFREE_STAT_PERCPU_FLOOR_PAGES)
@@ -592,7 +627,9 @@ static int mmfree_percpu_init(struct dentry *debugfs)
 static void mmfree_percpu_exit(void)
 {
 	mutex_lock(&mmfree_percpu_lock);
-	mmfree_percpu_detach();
+	/* The module goes whatever: what stays attached must not. */
+	while (mmfree_percpu_detach())
+		msleep(1000);
 	mutex_unlock(&mmfree_percpu_lock);
 	debugfs_remove(mmfree_percpu_debugfs);
 }

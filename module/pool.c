@@ -37,6 +37,7 @@
 #include <linux/mutex.h>
 #include <linux/nodemask.h>
 #include <linux/percpu.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/topology.h>
 #include <linux/workqueue.h>
@@ -69,9 +70,13 @@ static atomic_t mmfree_pool_gatherers = ATOMIC_INIT(0);
 static int mmfree_pool_cap;
 static DEFINE_MUTEX(mmfree_pool_cap_lock);
 
-/* Test hook: make every Nth item allocation fail. */
+/*
+ * Test hook: make every Nth item allocation fail.  Set at load only: at
+ * run time nothing but the knob lock's writers may change how the pool
+ * behaves.
+ */
 static unsigned int mmfree_test_fail_alloc;
-module_param_named(test_fail_alloc, mmfree_test_fail_alloc, uint, 0644);
+module_param_named(test_fail_alloc, mmfree_test_fail_alloc, uint, 0400);
 MODULE_PARM_DESC(test_fail_alloc,
 		 "testing only: fail every Nth work item allocation (0: never)");
 
@@ -85,7 +90,7 @@ MODULE_PARM_DESC(test_fail_alloc,
  */
 struct mmfree_item *mmfree_item_alloc(void)
 {
-	unsigned int every = READ_ONCE(mmfree_test_fail_alloc);
+	unsigned int every = mmfree_test_fail_alloc;
 
 	if (every && atomic_inc_return(&mmfree_pool_alloc_count) % every == 0)
 		return NULL;
@@ -197,6 +202,13 @@ unsigned long mmfree_waiter_finish(struct mmfree_waiter *w)
 					ktime_get_ns() - start, true);
 		helped += item->pages;
 		mmfree_waiter_put(w);
+		/*
+		 * Up to max_inflight_pages of them, under the mmap lock in
+		 * exit_mmap(): on a voluntary-preemption kernel nothing else
+		 * runs on this CPU meanwhile unless we offer it, as the
+		 * kernel's own free loop does between batches.
+		 */
+		cond_resched();
 	}
 	if (!atomic_dec_and_test(&w->pending))
 		wait_for_completion(&w->done);
@@ -211,6 +223,12 @@ unsigned long mmfree_waiter_finish(struct mmfree_waiter *w)
 bool mmfree_pool_working(void)
 {
 	return atomic_read(&mmfree_pool_items) > 0;
+}
+
+/* Work items queued or being freed now. */
+int mmfree_pool_nr_items(void)
+{
+	return atomic_read(&mmfree_pool_items);
 }
 
 long mmfree_pool_inflight_pages(void)

@@ -127,23 +127,38 @@ static bool mmfree_sym_run_gate(const struct mmfree_sym *sym)
 	return sym->gate && !(sym->flags & MMFREE_SYM_AT_LOAD);
 }
 
-void mmfree_syms_close_gates(struct mmfree_sym *syms, size_t nr)
+/* Close the gates a feature calls while it runs.  Return: the first error. */
+int mmfree_syms_close_gates(struct mmfree_sym *syms, size_t nr)
 {
 	size_t i;
+	int err = 0, e;
 
-	for (i = 0; i < nr; i++)
-		if (mmfree_sym_run_gate(&syms[i]))
-			mmfree_gate_close(syms[i].gate);
+	for (i = 0; i < nr; i++) {
+		if (!mmfree_sym_run_gate(&syms[i]))
+			continue;
+		e = mmfree_gate_close(syms[i].gate);
+		err = err ?: e;
+	}
+	return err;
 }
 
-/* Detach the hooks, last attached first; the gates stay open. */
-void mmfree_syms_detach(struct mmfree_sym *syms, size_t nr)
+/*
+ * Detach the hooks, last attached first; the gates stay open.  One that
+ * cannot be detached stays attached (hook.c pins the module); the others
+ * go.  Return: the first error.
+ */
+int mmfree_syms_detach(struct mmfree_sym *syms, size_t nr)
 {
 	size_t i;
+	int err = 0, e;
 
-	for (i = nr; i-- > 0; )
-		if (syms[i].hook)
-			mmfree_hook_detach(syms[i].hook);
+	for (i = nr; i-- > 0; ) {
+		if (!syms[i].hook)
+			continue;
+		e = mmfree_hook_detach(syms[i].hook);
+		err = err ?: e;
+	}
+	return err;
 }
 
 /**
@@ -151,7 +166,9 @@ void mmfree_syms_detach(struct mmfree_sym *syms, size_t nr)
  * @syms: its table, whose order is the order of attaching
  * @nr: the number of rows
  *
- * Return: 0, or the first error; then nothing is left attached.
+ * Return: 0, or the first error; then what was attached stays so: the
+ * feature undoes it with its own detach, which knows what must be
+ * waited for (tasks inside its wrappers) before its gates close.
  */
 int mmfree_syms_attach(struct mmfree_sym *syms, size_t nr)
 {
@@ -164,10 +181,6 @@ int mmfree_syms_attach(struct mmfree_sym *syms, size_t nr)
 	for (i = 0; i < nr && !err; i++)
 		if (syms[i].hook)
 			err = mmfree_hook_attach(syms[i].hook);
-	if (err) {
-		mmfree_syms_detach(syms, nr);
-		mmfree_syms_close_gates(syms, nr);
-	}
 	return err;
 }
 

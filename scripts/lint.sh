@@ -47,6 +47,13 @@ while read -r id kver suite _; do
 	cc=$(sed -n 's/^CONFIG_CC_VERSION_TEXT="\(.*\)"/\1/p' \
 		"$("$top/scripts/suite.sh" root "$suite")/usr/src/linux-headers-$kver/.config" 2>/dev/null)
 	report "build W=1 C=2 $kver ($id, ${cc:-unknown compiler})" "$st" "$log"
+	# A closed gate stops its caller (tests/host/gates-stop.sh).
+	if [ "$st" = 0 ]; then
+		log=$out/gates.log
+		st=0
+		"$top/tests/host/gates-stop.sh" "$out/mmfree.ko" >"$log" 2>&1 || st=1
+		report "gates stop when closed $kver" "$st" "$log"
+	fi
 done < <("$top/scripts/kernels.sh")
 
 # make clean removes the module's objects and nothing in build/ (Kbuild's
@@ -145,10 +152,14 @@ st=0
 	xmacro=(include/mmfree/knobs.h module/param.c module/trace.h)
 	mod_src=()
 	for f in module/*.[ch] include/mmfree/*.h; do
-		[[ " ${xmacro[*]} " == *" $f "* ]] || mod_src+=("$f")
+		[[ " ${xmacro[*]} " == *" $f "* || $f == module/gate.c ]] || mod_src+=("$f")
 	done
 	checkpatch --ignore FILE_PATH_CHANGES,LINUX_VERSION_CODE \
 		-f "${mod_src[@]}" || st=1
+	# A gate called while closed did not run its kernel function: its
+	# caller must not go on, so it BUG()s on purpose (the one there is).
+	checkpatch --ignore FILE_PATH_CHANGES,LINUX_VERSION_CODE,AVOID_BUG \
+		-f module/gate.c || st=1
 	checkpatch --ignore FILE_PATH_CHANGES,COMPLEX_MACRO,MACRO_ARG_REUSE,MACRO_ARG_UNUSED,MULTISTATEMENT_MACRO_USE_DO_WHILE,TRAILING_SEMICOLON,OPEN_ENDED_LINE,PARENTHESIS_ALIGNMENT \
 		-f "${xmacro[@]}" || st=1
 	# Userspace has no <linux/compiler_attributes.h>: the __printf()

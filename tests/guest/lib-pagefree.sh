@@ -8,6 +8,7 @@
 # test turns it on, so that the page statistics count base pages.
 
 PF=$MMFREE/pagefree
+# shellcheck disable=SC2034 # for the tests that source this
 PARAMS=/sys/module/mmfree/parameters
 THP=/sys/kernel/mm/transparent_hugepage/enabled
 PFCG=/sys/fs/cgroup/mmfree-pf
@@ -86,7 +87,7 @@ pf_starve_workers() {
 # workers alone frees at its pace.
 PF_IDLE_PIDS=
 pf_freeze_workers() {
-	local cpu p
+	local p
 	pf_run taskset -c 1 pftest munmap 64 1
 	pf_wait_inflight
 	PF_IDLE_PIDS=$(ps -eo pid,comm | awk '$2 ~ /^kworker\/.*[-+]mmfree_free$/ { print $1 }')
@@ -94,12 +95,27 @@ pf_freeze_workers() {
 	for p in $PF_IDLE_PIDS; do
 		chrt -i -p 0 "$p" || fail "SCHED_IDLE for kworker $p"
 	done
+	pf_hog_every_cpu
+	sleep 0.2
+}
+
+# A CPU hog on every online CPU (stopped by pf_bg_stop).
+pf_hog_every_cpu() {
+	local cpu
 	cpu=0
 	while [ $cpu -lt "$(getconf _NPROCESSORS_ONLN)" ]; do
 		pf_bg taskset -c $cpu pftest spin 600
 		cpu=$((cpu + 1))
 	done
-	sleep 0.2
+}
+
+# Real-time tasks may take a whole CPU (sched_rt_runtime_us = -1) until
+# pf_cleanup puts the throttle back.
+RT_RUNTIME=/proc/sys/kernel/sched_rt_runtime_us
+PF_RT_ORIG=
+pf_lift_rt_throttle() {
+	PF_RT_ORIG=$(cat $RT_RUNTIME)
+	echo -1 >$RT_RUNTIME || fail "lifting the real-time throttle"
 }
 
 pf_feed_workers() {
@@ -117,9 +133,8 @@ pf_feed_workers() {
 
 pf_cleanup() {
 	pf_feed_workers
+	[ -z "$PF_RT_ORIG" ] || echo "$PF_RT_ORIG" >$RT_RUNTIME
 	[ -z "$PF_THP_ORIG" ] || echo "$PF_THP_ORIG" >"$THP" 2>/dev/null
-	[ ! -w "$PARAMS/test_fail_alloc" ] ||
-		echo 0 >"$PARAMS/test_fail_alloc" 2>/dev/null
 	pf_cgroup_delete
 	pf_zram_release
 	echo "($(($(date +%s) - PF_T0)) s)"

@@ -7,7 +7,8 @@
 #     pagefree between sync and async, writes percpu/reclaim and removes
 #     and reloads the module (with varying parameters) every few steps;
 #   - allocation faults are injected into mmfree's work items: the
-#     module's test_fail_alloc parameter (every Nth allocation fails), and
+#     module's test_fail_alloc parameter at its reloads (every Nth
+#     allocation fails), and
 #     where the kernel has FAILSLAB (the debug kernel, booted with
 #     slub_debug=A,mmfree_item) failslab restricted to the mmfree_item
 #     cache;
@@ -31,7 +32,6 @@ MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")" && pwd)}
 . "$MMFREE_GUEST/lib.sh"
 
 PF=$MMFREE/pagefree
-PARAMS=/sys/module/mmfree/parameters
 DBG=/sys/kernel/debug
 FS=$DBG/failslab
 KML=$DBG/kmemleak
@@ -102,7 +102,6 @@ cleanup() {
 	[ -z "$BG" ] || kill $BG 2>/dev/null
 	[ -z "$SNG" ] || kill "$SNG" 2>/dev/null
 	[ ! -d $FS ] || echo 0 >$FS/probability
-	[ ! -w $PARAMS/test_fail_alloc ] || echo 0 >$PARAMS/test_fail_alloc 2>/dev/null
 	return 0
 }
 trap cleanup EXIT
@@ -344,10 +343,6 @@ while [ "$(date +%s)" -lt $end ] && kill -0 $SNG 2>/dev/null; do
 	9) setk pagefree/min_pages "$(pick $r 0 16 0 1024 64)" ;;
 	10) setk pagefree/idle_only "$(pick $r 0 0 1)" ;;
 	11) setk pagefree/max_inflight_pages "$(pick $r 512 65536 1048576)" ;;
-	13)
-		v=$(pick $r 3 7 0 1 13)
-		echo "$v" >$PARAMS/test_fail_alloc || err "test_fail_alloc = $v refused"
-		[ "$v" = 0 ] || tfa_on=$((tfa_on + 1)) ;;
 	14)
 		setk pagefree/enabled "$(pick $r 1 1 0)"
 		# The accounting check reads the kernel's counter and both
@@ -410,7 +405,6 @@ if [ $have_failslab = 1 ]; then
 	echo 0 >$FS/probability
 	faults_fs=$((1000000000 - $(cat $FS/times)))
 fi
-echo 0 >$PARAMS/test_fail_alloc 2>/dev/null
 # Defaults again, so that async frees drain and percpu reclaims.
 setk enabled 1
 setk percpu/enabled 1

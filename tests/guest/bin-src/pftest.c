@@ -71,6 +71,9 @@
  *                                  kill, the victim exits on its own and
  *                                  only the pidfd is polled (nothing is
  *                                  asserted: async mode does not wait)
+ *   pftest latency SECONDS         as cyclictest does: sleep 1 ms in a loop;
+ *                                  print the wakeups and the longest time
+ *                                  between two of them (µs)
  *   pftest hog NODE MB             bound to NUMA node NODE, populate MB at a
  *                                  time until killed (the OOM killer)
  *   pftest spin SECONDS            burn CPU
@@ -1493,6 +1496,24 @@ static int do_lmkd(size_t len, const char *name, long rounds)
 	return bad;
 }
 
+static int do_latency(long seconds)
+{
+	double end = now() + seconds, last = now(), gap, worst = 0;
+	long wakeups = 0;
+
+	while (last < end) {
+		usleep(1000);
+		gap = now() - last;
+		last += gap;
+		if (gap > worst)
+			worst = gap;
+		wakeups++;
+	}
+	printf("latency: %ld wakeups, longest gap %.0f us\n", wakeups,
+	       worst * 1e6);
+	return 0;
+}
+
 static int do_hog(long node, size_t step)
 {
 	unsigned long mask = 1UL << node;
@@ -1515,7 +1536,7 @@ static void usage(void)
 		"       pftest threads MB T SECONDS | oom HOLDERS MB ROUNDS | spin SECONDS\n"
 		"       pftest hugetlb MB ROUNDS | hugemigrate MB ROUNDS | mrelease MB CPU\n"
 		"       pftest lmkd MB reaper-first|at-once|in-exit|exit ROUNDS\n"
-		"       pftest hog NODE MB\n");
+		"       pftest hog NODE MB | latency SECONDS\n");
 	exit(2);
 }
 
@@ -1570,6 +1591,8 @@ int main(int argc, char **argv)
 		return do_mrelease(arg(argv, 2, 1) << 20, arg(argv, 3, 0));
 	if (!strcmp(c, "lmkd") && argc == 5)
 		return do_lmkd(arg(argv, 2, 1) << 20, argv[3], arg(argv, 4, 1));
+	if (!strcmp(c, "latency") && argc == 3)
+		return do_latency(arg(argv, 2, 1));
 	if (!strcmp(c, "hog") && argc == 4)
 		return do_hog(arg(argv, 2, 0), arg(argv, 3, 1) << 20);
 	usage();

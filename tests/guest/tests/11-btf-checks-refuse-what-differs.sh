@@ -6,9 +6,11 @@
 # makes one function (or struct.member) differ: the feature that relies
 # on it stays off with exactly one dmesg line naming it, the other
 # feature comes up; an optional function only costs its own use.  On a
-# series mmfree was not run on (test_untested_kernel=1 pretends) a
-# feature whose BTF checks out stays off with one line naming the
-# untested_kernel parameter, and comes up with untested_kernel=1.
+# series mmfree was not run on (test_untested_kernel=1 pretends) every
+# feature stays off with one line naming the untested_kernel parameter,
+# and not even the symbol lookup's kretprobe is registered (a function
+# trace of register_kretprobe sees none, where with untested_kernel=1 it
+# sees the lookup's); with untested_kernel=1 the features come up.
 MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
 # shellcheck source=../lib.sh
 . "$MMFREE_GUEST/lib.sh"
@@ -62,8 +64,22 @@ for name in apply_workqueue_attrs workqueue_set_min_active; do
 	unload
 done
 
+T=/sys/kernel/tracing
+grep -qx register_kretprobe $T/available_filter_functions ||
+	fail "register_kretprobe cannot be traced here"
+# Loads with a function trace of register_kretprobe; how many it saw.
+kretprobes_at_load() {	# parameters...
+	echo register_kretprobe >$T/set_ftrace_filter
+	echo function >$T/current_tracer
+	echo >$T/trace
+	load "$@"
+	KRETPROBES=$(grep -c 'register_kretprobe' $T/trace)
+	echo nop >$T/current_tracer
+	echo >$T/set_ftrace_filter
+}
+
 dmesg_clear
-load test_untested_kernel=1
+kretprobes_at_load test_untested_kernel=1
 log=$(dmesg_new | grep 'mmfree:')
 echo "$log"
 for f in percpu pagefree; do
@@ -71,9 +87,11 @@ for f in percpu pagefree; do
 	assert_eq "$(echo "$log" | grep -c "$f disabled: kernel $(uname -r) is untested; .*untested_kernel=1")" 1 \
 		"lines saying $f is off on an untested kernel"
 done
+assert_eq "$KRETPROBES" 0 "kretprobes registered on an untested series"
 unload
 dmesg_clear
-load test_untested_kernel=1 untested_kernel=1
+kretprobes_at_load test_untested_kernel=1 untested_kernel=1
+[ "$KRETPROBES" -ge 1 ] || fail "the trace saw no kretprobe with untested_kernel=1: it proves nothing"
 log=$(dmesg_new | grep 'mmfree:')
 echo "$log"
 for f in percpu pagefree; do

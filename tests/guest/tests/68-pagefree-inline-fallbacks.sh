@@ -1,10 +1,11 @@
 #!/bin/sh
 # The inline fallbacks.  idle_only: with a CPU hog on each CPU, a 64 MiB
 # munmap is freed inline as busy while idle_only=1, and handed to the
-# pool (offloaded or helped) once idle_only=0.  test_fail_alloc=1: every
-# work item allocation fails, so everything is freed inline as nomem and
-# nothing is offloaded, in sync and async mode; test_fail_alloc=3 mixes
-# both.  No leak either way.
+# pool (offloaded or helped) once idle_only=0.  test_fail_alloc=1 (a
+# load-time parameter, not writable at run time): every work item
+# allocation fails, so everything is freed inline as nomem and nothing
+# is offloaded, in sync and async mode; test_fail_alloc=3 mixes both.
+# No leak either way.
 MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
 # shellcheck source=../lib.sh
 . "$MMFREE_GUEST/lib.sh"
@@ -18,11 +19,7 @@ ncpu=$(nproc)
 # --- idle_only -----------------------------------------------------------
 pf_load
 pf_run pftest munmap $mb 1
-c=0
-while [ $c -lt "$ncpu" ]; do
-	pf_bg taskset -c $c pftest spin 600
-	c=$((c + 1))
-done
+pf_hog_every_cpu
 sleep 1
 for idle in 1 0; do
 	pf_knob idle_only $idle
@@ -47,13 +44,17 @@ done
 pf_bg_stop
 
 # --- test_fail_alloc -----------------------------------------------------
-[ -w "$PARAMS/test_fail_alloc" ] || fail "no writable $PARAMS/test_fail_alloc"
+# A fault injection for tests, set at load only: not writable later.
+pf_load
+[ -e "$PARAMS/test_fail_alloc" ] || fail "no $PARAMS/test_fail_alloc"
+if [ -w "$PARAMS/test_fail_alloc" ] || echo 1 >"$PARAMS/test_fail_alloc" 2>/dev/null; then
+	fail "test_fail_alloc can be changed at run time"
+fi
 for mode in sync async; do
-	pf_load pagefree_mode=$mode pagefree_idle_only=0
-	pf_run pftest munmap $mb 1
-	pf_baseline
 	for every in 1 3; do
-		echo $every >"$PARAMS/test_fail_alloc" || fail "test_fail_alloc = $every"
+		pf_load pagefree_mode=$mode pagefree_idle_only=0 test_fail_alloc=$every
+		pf_run pftest munmap $mb 1
+		pf_baseline
 		pf_snap
 		pf_run pftest munmap 32 5
 		pf_run pftest forkexit 32 5
@@ -78,6 +79,5 @@ for mode in sync async; do
 		fi
 		pf_assert_no_leak "$mode, test_fail_alloc=$every"
 	done
-	echo 0 >"$PARAMS/test_fail_alloc"
 done
 unload

@@ -16,15 +16,7 @@ MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
 . "$MMFREE_GUEST/lib-pagefree.sh"
 
 mb=256
-RT=/proc/sys/kernel/sched_rt_runtime_us
-rt_orig=$(cat $RT)
-
-rt_cleanup() {
-	echo "$rt_orig" >$RT
-	pf_cleanup
-}
-trap rt_cleanup EXIT
-echo -1 >$RT || fail "lifting the real-time throttle"
+pf_lift_rt_throttle
 
 run() {	# label
 	out=$(taskset -c 1 pftest mrelease $mb 0) || fail "$1: pftest mrelease failed"

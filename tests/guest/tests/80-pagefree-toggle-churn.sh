@@ -4,7 +4,8 @@
 # min_pages and the master switch are flipped, and the module is removed
 # and loaded again (with other parameters) every few steps.  No check
 # fails, no knob write is refused, no splat, and afterwards nothing is in
-# flight and MemFree is back (no leak).
+# flight, no context is open, no work item left (debugfs pagefree_state),
+# and MemFree is back (no leak).
 MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
 # shellcheck source=../lib.sh
 . "$MMFREE_GUEST/lib.sh"
@@ -77,4 +78,12 @@ done
 echo "stats since the last reload:"
 grep . "$PF"/stats/* | sed "s|^$PF/stats/||"
 pf_assert_no_leak "after $steps reconfigurations"
+# No context was opened that nothing closes (a task inside the kernel's
+# own tlb_finish_mmu() while the hooks went live could open one through
+# the flush hook), and no item is left.
+state=/sys/kernel/debug/mmfree/pagefree_state
+[ -r $state ] || fail "no $state"
+echo "pagefree_state: $(tr '\n' ' ' <$state)"
+assert_eq "$(sed -n 's/^contexts //p' $state)" 0 "contexts open once idle"
+assert_eq "$(sed -n 's/^items //p' $state)" 0 "work items once idle"
 unload
