@@ -19,7 +19,8 @@
 # Env: MMFREE_BUILD_MODULE = command run as "CMD KVER" that builds the module
 #      and prints its path on its last stdout line (default
 #      scripts/build-module.sh); MMFREE_KERNELS overrides the kernel list;
-#      MMFREE_VM_JOBS = guests booted at once (default: host CPUs).
+#      MMFREE_VM_JOBS = guests booted at once (default: host CPUs + 1: a
+#      guest idles a fifth of its time, sleeping in its tests).
 # Output: one "ID RELEASE: N passed, N failed" line per boot, then a last
 # line "N passed, N failed" over all; exit status 0 only if nothing failed.
 set -euo pipefail
@@ -55,10 +56,11 @@ test_names() {
 selected=$(printf '%s\n' "$root"/tests/guest/tests/*.sh | test_names)
 numa_tests=$(grep -l '^# needs:.*numa=2' "$root"/tests/guest/tests/*.sh | test_names)
 pkg_tests=$(grep -l '^# needs:.*packages' "$root"/tests/guest/tests/*.sh | test_names)
+rt_tests=$(grep -lx '# needs: rt' "$root"/tests/guest/tests/*.sh | test_names)
 
 # Guests booted at once (see the module builds below), checked before
 # anything runs.
-vm_jobs=${MMFREE_VM_JOBS:-$(nproc)}
+vm_jobs=${MMFREE_VM_JOBS:-$(($(nproc) + 1))}
 ((!demo)) || vm_jobs=1	# a demo is watched: one console at a time
 [[ $vm_jobs =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: MMFREE_VM_JOBS must be a positive number" >&2; exit 2; }
 
@@ -124,8 +126,24 @@ while read -r id k suite runs; do
 	mkdir "$results/$i"
 	echo "$id $k $runs" >"$results/$i/kernel"
 	echo "run.sh: === $id ($k, $suite): module ===" >&2
+	# A kernel mmfree refuses (PREEMPT_RT): DKMS must not build it
+	# (dkms.conf), and the boot loads a Kbuild build, which must refuse
+	# to load.
+	if [[ $runs == rt ]]; then
+		if out=$(MMFREE_BUILD=dkms "$root/scripts/build-module.sh" "$k" 2>&1); then
+			echo "$k (DKMS): 0 passed, 1 failed (DKMS built mmfree for PREEMPT_RT)" >"$results/$i/pre"
+		elif grep -q BUILD_EXCLUSIVE <<<"$out"; then
+			echo "$k (DKMS): 1 passed, 0 failed (refused: BUILD_EXCLUSIVE_CONFIG)" >"$results/$i/pre"
+		else
+			echo "$out" >&2
+			echo "$k (DKMS): 0 passed, 1 failed (DKMS failed otherwise)" >"$results/$i/pre"
+		fi
+		cat "$results/$i/pre" >&2
+	fi
+	how=${MMFREE_BUILD:-dkms}
+	[[ $runs != rt ]] || how="make"
 	# The build's last stdout line is the module path; show the rest.
-	if out=$("$build" "$k"); then
+	if out=$(MMFREE_BUILD=$how "$build" "$k"); then
 		module=$(tail -n 1 <<<"$out")
 		head -n -1 <<<"$out" >&2
 	else
@@ -151,6 +169,14 @@ build_s=$((SECONDS - build_t0))
 queue_boots() {	# i
 	local id k runs main=1 numa=1 pkg=1 sel w args
 	read -r id k runs <"$results/$1/kernel"
+	if [[ $runs == rt ]]; then
+		sel=$rt_tests
+		[[ -z $test ]] || sel=$(grep -xF -f <(echo "$rt_tests") <<<"$selected" || true)
+		((demo)) || [[ -z $sel ]] ||
+			echo "100 $1 rt$(quote --test "$(paste -sd, <<<"$sel")" \
+				--append mmfree_needs=rt "${vmargs[@]}")"
+		return
+	fi
 	sel=$test
 	if [[ $runs == subset* ]]; then
 		sel=${test:-$SUBSET}
@@ -164,21 +190,27 @@ queue_boots() {	# i
 	[[ -n $pkg_tests && $runs == *+packages ]] || pkg=0
 	[[ -z $test ]] || grep -qxF -f <(echo "$pkg_tests") <<<"$selected" || pkg=0
 	((!demo)) || pkg=0
-	# --test naming only NUMA or package tests needs only their boots.
+	# --test naming only NUMA, package or RT tests needs only their boots.
 	# shellcheck disable=SC2086 # lists of names, one per word
-	if [[ -n $test ]] && ! grep -qvxF -f <(printf '%s\n' $numa_tests $pkg_tests) <<<"$selected"; then
+	if [[ -n $test ]] && ! grep -qvxF -f <(printf '%s\n' $numa_tests $pkg_tests $rt_tests) <<<"$selected"; then
 		main=0
 	fi
-	w=1100
+	w=1600
 	[[ $runs != subset* ]] || w=400
+	# The first kernel's suite carries the "once" tests too.
+	if (($1 == 1)) && [[ -z $test ]]; then
+		w=2000
+	fi
 	if ((main)); then
 		args=(${sel:+--test "$sel"})
 		(($1 != 1)) || args+=(--append mmfree_once=1)
 		echo "$w $1 main$(quote "${args[@]}" "${vmargs[@]}")"
 	fi
-	((!numa)) || echo "170 $1 numa$(quote ${test:+--test "$test"} --numa 2 --smp 2 \
+	((!numa)) || echo "200 $1 numa$(quote ${test:+--test "$test"} --numa 2 --smp 2 \
 		--append mmfree_needs=numa "${vmargs[@]}")"
-	((!pkg)) || echo "500 $1 packages$(quote ${test:+--test "$test"} --rootfs packages \
+	# The package rootfs lives in the guest's RAM (up to 900 MB
+	# unpacked) beside the README's 2 GiB workload: 5 GiB.
+	((!pkg)) || echo "450 $1 packages$(quote ${test:+--test "$test"} --rootfs packages --mem 5G \
 		--append mmfree_needs=packages "${vmargs[@]}")"
 }
 
@@ -237,6 +269,14 @@ boots_s=$((SECONDS - boots_t0))
 
 for ((i = 1; i <= n; i++)); do
 	read -r id k runs <"$results/$i/kernel"
+	# What was checked before the boots (DKMS refusing PREEMPT_RT).
+	if [[ -f $results/$i/pre ]]; then
+		line=$(cat "$results/$i/pre")
+		lines+=("$id $line")
+		[[ $line =~ ([0-9]+)" passed, "([0-9]+)" failed" ]]
+		total_pass=$((total_pass + BASH_REMATCH[1]))
+		total_fail=$((total_fail + BASH_REMATCH[2]))
+	fi
 	# Its module did not build: no boot, one failure.
 	if [[ -f $results/$i/summary ]]; then
 		lines+=("$id $(cat "$results/$i/summary")")

@@ -5,11 +5,12 @@
 # mmfree_test= on the kernel command line) keeps only the tests whose
 # name contains it (or one of its comma-separated words).
 # A test declares what the machine must have in a line "# needs: numa=N"
-# (N NUMA nodes) or "# needs: packages" (the package test's root
-# filesystem: DKMS, a compiler, headers, no module installed).  With
-# MMFREE_NEEDS=numa or =packages (mmfree_needs= on the kernel command
-# line: the 2-node and the package boots of tests/run.sh) only such tests
-# run; otherwise a test whose needs this machine does not meet is skipped.
+# (N NUMA nodes), "# needs: packages" (the package test's root
+# filesystem: DKMS, a compiler, headers, no module installed) or "# needs:
+# rt" (a PREEMPT_RT kernel).  With MMFREE_NEEDS=numa, =packages or =rt
+# (mmfree_needs= on the kernel command line: the 2-node, package and RT
+# boots of tests/run.sh) only such tests run; otherwise a test whose
+# needs this machine does not meet is skipped.
 # A test marked "# runs: once" does not depend on the kernel (the
 # mmfreectl tool, the sysfs surface): tests/run.sh runs it on the first
 # kernel of its matrix only (MMFREE_ONCE=1, from mmfree_once=1); without
@@ -37,9 +38,9 @@ numa_need() {
 	sed -n 's/^# needs:.*numa=\([0-9]*\).*/\1/p' "$1" | head -n 1 | grep . || echo 0
 }
 
-# "packages" if a test needs the package boot.
+# "packages" or "rt" if a test needs that boot of its own.
 pkg_need() {
-	grep -q '^# needs:.*packages' "$1" && echo packages
+	sed -n 's/^# needs:.*\(packages\|rt\).*/\1/p' "$1" | head -n 1
 }
 
 nodes=0
@@ -63,9 +64,9 @@ for t in "$dir"/*.sh; do
 	if [ "${MMFREE_NEEDS:-}" = numa ] && [ "$need" = 0 ]; then
 		continue
 	fi
-	if [ "${MMFREE_NEEDS:-}" = packages ] && [ -z "$(pkg_need "$t")" ]; then
-		continue
-	fi
+	case "${MMFREE_NEEDS:-}" in
+	packages | rt) [ "$(pkg_need "$t")" = "$MMFREE_NEEDS" ] || continue ;;
+	esac
 	echo "$t" >>"$work/list"
 done
 
@@ -81,8 +82,9 @@ while read -r t; do
 		echo "ok $i $n # SKIP does not depend on the kernel: runs once, on the first kernel of the matrix"
 		continue
 	fi
-	if [ -n "$(pkg_need "$t")" ] && [ "${MMFREE_NEEDS:-}" != packages ]; then
-		echo "ok $i $n # SKIP needs the package boot (tests/run.sh runs it there)"
+	boot=$(pkg_need "$t")
+	if [ -n "$boot" ] && [ "${MMFREE_NEEDS:-}" != "$boot" ]; then
+		echo "ok $i $n # SKIP needs the $boot boot (tests/run.sh runs it there)"
 		continue
 	fi
 	if [ "$need" -gt "$nodes" ]; then

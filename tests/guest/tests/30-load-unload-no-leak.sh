@@ -1,11 +1,11 @@
 #!/bin/sh
-# 30 load/unload cycles leave free memory where it was, and no splat
+# 15 load/unload cycles leave free memory where it was, and no splat
 # (the host fails the run on any oops, WARN or BUG in the console).
 MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
 # shellcheck source=../lib.sh
 . "$MMFREE_GUEST/lib.sh"
 
-cycles=30
+cycles=15
 
 unload
 load && unload		# the first load warms caches that stay

@@ -6,7 +6,7 @@ MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
 # shellcheck source=../lib.sh
 . "$MMFREE_GUEST/lib.sh"
 
-rounds=${PCPU_ROUNDS:-3}
+rounds=${PCPU_ROUNDS:-2}
 n=${PCPU_CGROUPS:-400}
 unload
 load percpu_interval_ms=200

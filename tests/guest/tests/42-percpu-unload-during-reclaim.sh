@@ -8,7 +8,7 @@ MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
 unload
 memcg_setup
 i=0
-while [ $i -lt 5 ]; do
+while [ $i -lt 3 ]; do
 	load percpu_interval_ms=100
 	memcg_create 200
 	(
@@ -25,7 +25,7 @@ while [ $i -lt 5 ]; do
 	i=$((i + 1))
 done
 load
-assert_pcpu_accounting "after 5 unloads in flight"
+assert_pcpu_accounting "after 3 unloads in flight"
 memcg_delete_all
 unload
-echo "5 unloads during reclaim"
+echo "3 unloads during reclaim"

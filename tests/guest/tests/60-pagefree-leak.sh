@@ -1,6 +1,6 @@
 #!/bin/sh
 # Parallel page freeing returns every page: in sync and in async mode,
-# 100 munmaps of a touched 32 MiB region and 100 fork/exits of a child
+# 60 munmaps of a touched 32 MiB region and 60 fork/exits of a child
 # that touched 16 MiB leave free memory (MemFree plus the per-CPU lists)
 # where it was (within 12 MiB: leaking one region fails), with the pool
 # really used (offloaded_pages grew), every gathered page accounted in
@@ -11,7 +11,7 @@ MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
 # shellcheck source=../lib-pagefree.sh
 . "$MMFREE_GUEST/lib-pagefree.sh"
 
-n=${PF_LEAK_CYCLES:-100}
+n=${PF_LEAK_CYCLES:-60}
 mb=32
 fmb=16
 expect=$((n * (mb + fmb) * 256))	# pages freed, at least

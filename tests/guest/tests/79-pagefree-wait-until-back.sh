@@ -22,7 +22,7 @@ wout=/tmp/mmfree-wait.out
 pending() {	# what
 	pf_freeze_workers
 	pf_snap
-	pf_run taskset -c 1 pftest munmap 256 1
+	pf_run taskset -c 1 pftest munmap 128 1
 	n=$(pf_stat inflight_pages)
 	pf_show "$1"
 	[ "$n" -gt 0 ] || fail "$1: nothing in flight after an async munmap with starved workers"
