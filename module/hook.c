@@ -53,6 +53,16 @@ void mmfree_hooks_init(void)
 	mmfree_ftrace_enabled = (const int *)mmfree_ksym_lookup("ftrace_enabled");
 }
 
+/*
+ * Whether @hook redirects a kernel function.  A gate's hook sits on
+ * mmfree's own gate function and only forwards it to its kernel function:
+ * nothing of the kernel is replaced.
+ */
+static bool mmfree_hook_replaces(const struct mmfree_hook *hook)
+{
+	return hook->redirect && !within_module(hook->addr, THIS_MODULE);
+}
+
 int mmfree_hook_attach(struct mmfree_hook *hook)
 {
 	int err;
@@ -83,7 +93,8 @@ int mmfree_hook_attach(struct mmfree_hook *hook)
 		return err;
 	}
 	hook->attached = true;
-	if (hook->redirect && !test_bit(TAINT_LIVEPATCH, &THIS_MODULE->taints)) {
+	if (mmfree_hook_replaces(hook) &&
+	    !test_bit(TAINT_LIVEPATCH, &THIS_MODULE->taints)) {
 		add_taint(TAINT_LIVEPATCH, LOCKDEP_STILL_OK);
 		set_bit(TAINT_LIVEPATCH, &THIS_MODULE->taints);
 	}
@@ -94,7 +105,7 @@ int mmfree_hook_attach(struct mmfree_hook *hook)
 static unsigned int mmfree_test_fail_detach;
 module_param_named(test_fail_detach, mmfree_test_fail_detach, uint, 0400);
 MODULE_PARM_DESC(test_fail_detach,
-		 "testing only: fail the first N detaches (0: none)");
+		 "testing only: fail the first N detaches from kernel functions (0: none)");
 
 /**
  * mmfree_hook_detach - stop calling @hook's callback
@@ -115,7 +126,7 @@ int mmfree_hook_detach(struct mmfree_hook *hook)
 
 	if (!hook->attached)
 		return 0;
-	if (mmfree_test_fail_detach) {
+	if (mmfree_test_fail_detach && mmfree_hook_replaces(hook)) {
 		mmfree_test_fail_detach--;
 		err = -EBUSY;
 	} else {
