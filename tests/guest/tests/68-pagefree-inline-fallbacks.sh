@@ -47,9 +47,12 @@ pf_bg_stop
 # A fault injection for tests, set at load only: not writable later.
 pf_load
 [ -e "$PARAMS/test_fail_alloc" ] || fail "no $PARAMS/test_fail_alloc"
-if [ -w "$PARAMS/test_fail_alloc" ] || echo 1 >"$PARAMS/test_fail_alloc" 2>/dev/null; then
+# (test -w is true for root whatever the mode: look at the mode, and write.)
+assert_eq "$(stat -c %a "$PARAMS/test_fail_alloc")" 400 "test_fail_alloc's mode"
+if echo 1 >"$PARAMS/test_fail_alloc" 2>/dev/null; then
 	fail "test_fail_alloc can be changed at run time"
 fi
+assert_eq "$(cat "$PARAMS/test_fail_alloc")" 0 "test_fail_alloc after a write"
 for mode in sync async; do
 	for every in 1 3; do
 		pf_load pagefree_mode=$mode pagefree_idle_only=0 test_fail_alloc=$every

@@ -5,36 +5,32 @@
 # CPU (a cyclictest-like loop waking every millisecond) is not held off
 # for the whole help.  A 1 GiB process exits on CPU 1 beside the loop;
 # the loop's longest gap must stay under a quarter of the time the exit
-# spent helping (its mmfree_wait event), where without the yield it
-# spans all of it.
+# spent helping and waiting (wait_ns: one gather, one help loop), where
+# without the yield it spans nearly all of it.
 MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
 # shellcheck source=../lib.sh
 . "$MMFREE_GUEST/lib.sh"
 # shellcheck source=../lib-pagefree.sh
 . "$MMFREE_GUEST/lib-pagefree.sh"
 
-T=/sys/kernel/tracing
-[ -d $T ] || skip "no tracefs"
 grep -q voluntary /sys/kernel/debug/sched/preempt 2>/dev/null ||
 	echo "preemption: $(cat /sys/kernel/debug/sched/preempt 2>/dev/null || echo unknown)"
 
 pf_load pagefree_mode=sync pagefree_idle_only=0 percpu_enabled=0
 pf_freeze_workers
-echo 1 >$T/events/mmfree/mmfree_wait/enable
-echo >$T/trace
 pf_snap
+wait0=$(pf_stat wait_ns)
 # Long enough for the populate (beside a hog) and the exit.
 taskset -c 1 pftest latency 25 >/tmp/latency.out &
 lat=$!
 pf_run taskset -c 1 pftest forkexit 1024 1
 wait $lat
 pf_feed_workers
-echo 0 >$T/events/mmfree/mmfree_wait/enable
 cat /tmp/latency.out
 pf_show "exit of 1 GiB"
 helped=$(pf_delta helped_pages)
 [ "$helped" -gt 100000 ] || fail "the exit helped with only $helped pages: no long help loop to measure"
-help_ns=$(grep ' mmfree_wait: ' $T/trace | sed -E 's/.* ns=([0-9]+).*/\1/' | sort -n | tail -n 1)
+help_ns=$(($(pf_stat wait_ns) - wait0))
 gap_us=$(sed -n 's/.*longest gap \([0-9]*\) us.*/\1/p' /tmp/latency.out)
 echo "longest help: $((help_ns / 1000000)) ms; the loop's longest gap: $((gap_us / 1000)) ms"
 [ -n "$gap_us" ] || fail "no gap from the latency loop"
