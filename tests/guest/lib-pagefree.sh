@@ -48,12 +48,30 @@ pf_bg() {
 	PF_BG="$PF_BG $!"
 }
 
+# Stop the background jobs and what they run: a loop's current command
+# (a pftest munmap) would go on alone and free pages after the caller
+# has checked that none is in flight.  Each job is held while its
+# children are killed, and their ends are waited for.
 pf_bg_stop() {
-	local p
-	# shellcheck disable=SC2086 # a list of PIDs
-	[ -z "$PF_BG" ] || kill $PF_BG 2>/dev/null
+	local p kids i
+	kids=
+	for p in $PF_BG; do
+		kill -STOP "$p" 2>/dev/null || continue
+		kids="$kids $(pgrep -P "$p" | tr '\n' ' ')"
+		pkill -P "$p" 2>/dev/null
+		kill "$p" 2>/dev/null
+		kill -CONT "$p" 2>/dev/null
+	done
 	for p in $PF_BG; do
 		wait "$p" 2>/dev/null
+	done
+	for p in $kids; do
+		i=0
+		while kill -0 "$p" 2>/dev/null; do
+			[ $i -lt 300 ] || fail "process $p still there 60 s after it was killed"
+			sleep 0.2
+			i=$((i + 1))
+		done
 	done
 	PF_BG=
 }
