@@ -152,25 +152,17 @@ memcg_setup() {
 	echo +memory >"$CG/cgroup.subtree_control"
 }
 
+# One mkdir (rmdir) for all the cgroups, in order, not a process each.
 memcg_create() {	# count
-	local i
-	i=0
-	while [ $i -lt "$1" ]; do
-		mkdir "$CG/$i" || fail "mkdir cgroup $i"
-		i=$((i + 1))
-	done
+	seq 0 $(($1 - 1)) | sed "s|^|$CG/|" | xargs mkdir ||
+		fail "mkdir of $1 cgroups"
 }
 
 # Remove cgroup i when (i % 100) < pct: scattered holes in every chunk.
 memcg_delete_pct() {	# count pct
-	local i
-	i=0
-	while [ $i -lt "$1" ]; do
-		if [ $((i % 100)) -lt "$2" ] && [ -d "$CG/$i" ]; then
-			rmdir "$CG/$i" || fail "rmdir cgroup $i"
-		fi
-		i=$((i + 1))
-	done
+	seq 0 $(($1 - 1)) | awk -v pct="$2" -v cg="$CG" '$1 % 100 < pct { print cg "/" $1 }' |
+		while read -r d; do [ ! -d "$d" ] || echo "$d"; done | xargs -r rmdir ||
+		fail "rmdir of $2% of $1 cgroups"
 }
 
 memcg_delete_all() {

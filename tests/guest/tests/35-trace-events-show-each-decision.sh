@@ -5,9 +5,8 @@
 # the task, and mmfree_wait at the gather's end; a small munmap gives
 # reason=inline_small_pages, a real-time task reason=inline_limited_pages;
 # a filter on the reason keeps only those; a flush with no pages gives
-# nothing; a percpu reclaim gives
-# mmfree_percpu_scan and mmfree_percpu_result with the pages the stats
-# count; mmfree_oom_drain has its fields.
+# nothing; the percpu and OOM events exist with their fields (what a
+# percpu reclaim's events report: percpu-reclaims-what-stock-leaves).
 MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
 # shellcheck source=../lib.sh
 . "$MMFREE_GUEST/lib.sh"
@@ -22,7 +21,6 @@ trace_cleanup() {
 	echo 0 >$T/tracing_on
 	[ ! -d $E ] || echo 0 >$E/enable
 	[ ! -d $E ] || echo 0 >$E/mmfree_offload/filter
-	memcg_delete_all
 	pf_cleanup
 }
 trap trace_cleanup EXIT
@@ -87,27 +85,4 @@ trace_lines mmfree_offload | grep -q 'reason=offloaded_pages' &&
 	fail "the filter let reason=offloaded_pages through"
 trace_lines mmfree_offload | grep -q 'reason=inline_limited_pages' ||
 	fail "the filter dropped reason=inline_limited_pages"
-
-# Percpu: a reclaim after scattered deletions.
-# (As percpu-reclaims-what-stock-leaves: a scattered 20% of 1500 leaves
-# empty pages the stock heuristic keeps.)
-memcg_setup
-memcg_create 1500
-memcg_delete_pct 1500 20
-pcpu_quiesce
-before=$(pcpu_stat depopulated_pages)
-# percpu was off until now, so that no scan of its own came first.
-trace_start
-knob_write percpu/enabled 1 || fail "enabling percpu"
-knob_write percpu/reclaim 1 || fail "reclaim"
-echo 0 >$T/tracing_on
-after=$(pcpu_stat depopulated_pages)
-trace_lines 'mmfree_percpu_(scan|result)' | sed 's/^ *//'
-trace_lines mmfree_percpu_scan | grep -qE 'chunks=[0-9]+ pages=[0-9]+' ||
-	fail "no mmfree_percpu_scan with its fields"
-released=$(trace_lines mmfree_percpu_result | sed -nE 's/.*depopulated=(-?[0-9]+).*/\1/p' |
-	awk '$1 > 0 { n += $1 } END { print n + 0 }')
-echo "depopulated_pages $before -> $after; mmfree_percpu_result reported $released"
-[ "$released" -gt 0 ] || fail "the reclaim depopulated nothing: no proof"
-assert_eq "$released" "$((after - before))" "pages the events report vs depopulated_pages"
 unload

@@ -1,6 +1,6 @@
 #!/bin/sh
 # A killed task's memory is back before anyone can see it gone, in every
-# mode, as on stock: a victim of 4 threads holding 1 GiB is killed the
+# mode, as on stock: a victim of 4 threads holding 512 MiB is killed the
 # way lmkd and systemd-oomd kill (pidfd_send_signal(SIGKILL), then
 # process_mrelease(), then poll() on the pidfd); when the call returns 0
 # and when the pidfd becomes readable, at least 90% of what the victim
@@ -31,7 +31,7 @@ MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
 # shellcheck source=../lib-pagefree.sh
 . "$MMFREE_GUEST/lib-pagefree.sh"
 
-mb=1024
+mb=512
 pf_lift_rt_throttle
 
 run() {	# label
