@@ -6,12 +6,14 @@
 #   ID RELEASE SUITE RUNS
 #
 # RUNS is "all" (the whole guest suite, and a 2-node boot for the NUMA
-# tests), "subset" (tests/run.sh's subset: a flavour or another build of
-# a kernel that runs all, where only the compiler and configuration
-# differ), either with "+packages" (also the package test, in a boot of
+# tests), "subset" (tests/run.sh's subset: another build of a kernel
+# that runs all, where only the compiler and configuration differ),
+# either with "+packages" (also the package test, in a boot of
 # the suite's own userspace: one kernel per Debian release), or "rt" (a
 # PREEMPT_RT kernel, which mmfree refuses: DKMS must not build it, and a
-# Kbuild build must refuse to load, in one boot).
+# Kbuild build must refuse to load, in one boot), or "flavour"
+# (tests/run.sh's FLAVOUR: another configuration of a subset kernel's
+# build: its symbols and BTF, page freeing and percpu at work).
 # Usage: scripts/kernels.sh [ID...] (default: all of them); an ID may
 # also be a release, for one kernel outside the matrix.
 # --releases prints the releases only, --suites the suites only.
@@ -35,7 +37,7 @@ matrix="
 6.1           bookworm  amd64        6\.1\.0-[0-9]+                    all+packages
 6.12          bookworm  amd64        6\.12\.[0-9]+\+deb12               all
 trixie        trixie    amd64        6\.12\.[0-9]+\+deb13               subset+packages
-trixie-cloud  trixie    cloud-amd64  6\.12\.[0-9]+\+deb13               subset
+trixie-cloud  trixie    cloud-amd64  6\.12\.[0-9]+\+deb13               flavour
 trixie-rt     trixie    rt-amd64     6\.12\.[0-9]+\+deb13               rt
 sid           sid       amd64        [0-9]+\.[0-9]+\.[0-9]+\+deb14      all
 "

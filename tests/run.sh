@@ -6,9 +6,10 @@
 # nodes; on the kernels the matrix marks "+packages" (one per Debian
 # release), the package test (mmfree-dkms and mmfreectl from
 # scripts/deb.sh installed with apt, a second kernel, purge).  A kernel
-# the matrix marks "subset" runs SUBSET only (no NUMA boot): a flavour or
-# build of a kernel that runs everything, where only the compiler and
-# configuration differ.  Tests marked "# runs: once" (what does not
+# the matrix marks "subset" runs SUBSET only (no NUMA boot): a build of a
+# kernel that runs everything, where only the compiler and configuration
+# differ; one marked "flavour" runs FLAVOUR, less again: another
+# configuration of a subset kernel's build.  Tests marked "# runs: once" (what does not
 # depend on the kernel: mmfreectl, the sysfs surface) run on the first
 # kernel only.  The boots, longest first, share MMFREE_VM_JOBS lanes;
 # the end prints each lane's boots and times.  --test and --demo skip
@@ -34,6 +35,10 @@ build=${MMFREE_BUILD_MODULE:-$root/scripts/build-module.sh}
 # What a "subset" kernel runs: the module loads, its checks, page freeing
 # and percpu at work, toggling under load.
 SUBSET=smoke,kernel-symbols,btf-checks,pagefree-leak,pagefree-cow,pagefree-shared-file,pagefree-hugetlb,pagefree-toggle-churn,percpu-reclaims
+# What a "flavour" kernel runs: another configuration of a subset
+# kernel's build (same source, same compiler), where what can differ is
+# which symbols and fields the build has and whether the features work.
+FLAVOUR=smoke,kernel-symbols,btf-checks,pagefree-leak,percpu-reclaims
 
 kernel='' vmargs=() host=1 demo=0 test=''
 while (($#)); do
@@ -72,6 +77,26 @@ matrix=$("$root/scripts/kernels.sh" ${kernel:+${kernel//,/ }})
 
 lines=() total_pass=0 total_fail=0 host_pass=0 host_fail=0
 run_t0=$SECONDS static_s=0
+
+# The kernels' images and the root filesystems the boots need, fetched
+# and built in the background while the static checks and the module
+# builds run: mostly downloads and dpkg, which a lane would otherwise
+# wait for at its first boot.  vm.sh finds them ready, or waits on their
+# locks; a failure here shows again, and is counted, in that boot.
+prefetch() {
+	local id k suite runs pkg=1
+	((!demo)) && [[ -n $pkg_tests ]] || pkg=0
+	[[ -z $test ]] || grep -qxF -f <(echo "$pkg_tests") <<<"$selected" || pkg=0
+	"$root/scripts/mkrootfs.sh"
+	while read -r id k suite runs; do
+		"$root/scripts/fetch-kernel.sh" "$k"
+		((!pkg)) || [[ $runs != *+packages ]] ||
+			"$root/scripts/mkrootfs.sh" packages "$k" "${k%-amd64}-cloud-amd64"
+	done <<<"$matrix"
+}
+prefetch_log=$(mktemp)
+prefetch >"$prefetch_log" 2>&1 &
+prefetch_pid=$!
 if ((host)); then
 	echo "run.sh: === static checks ===" >&2
 	lint=$("$root/scripts/lint.sh") || true
@@ -167,7 +192,7 @@ build_s=$((SECONDS - build_t0))
 # kernel's main boot also runs the "once" tests.  WEIGHT is a boot's
 # expected length in seconds (an uncontended CI run), for the order.
 queue_boots() {	# i
-	local id k runs main=1 numa=1 pkg=1 sel w args
+	local id k runs main=1 numa=1 pkg=1 sel w args list
 	read -r id k runs <"$results/$1/kernel"
 	if [[ $runs == rt ]]; then
 		sel=$rt_tests
@@ -178,9 +203,11 @@ queue_boots() {	# i
 		return
 	fi
 	sel=$test
-	if [[ $runs == subset* ]]; then
-		sel=${test:-$SUBSET}
-		[[ -z $test ]] || sel=$(tr , '\n' <<<"$SUBSET" | grep -xF -f <(tr , '\n' <<<"$test") | paste -sd, || true)
+	if [[ $runs == subset* || $runs == flavour ]]; then
+		list=$SUBSET
+		[[ $runs != flavour ]] || list=$FLAVOUR
+		sel=${test:-$list}
+		[[ -z $test ]] || sel=$(tr , '\n' <<<"$list" | grep -xF -f <(tr , '\n' <<<"$test") | paste -sd, || true)
 		[[ -n $sel ]] || main=0
 		numa=0
 	fi
@@ -197,6 +224,7 @@ queue_boots() {	# i
 	fi
 	w=1600
 	[[ $runs != subset* ]] || w=400
+	[[ $runs != flavour ]] || w=250
 	# The first kernel's suite carries the "once" tests too.
 	if (($1 == 1)) && [[ -z $test ]]; then
 		w=2000
@@ -260,6 +288,10 @@ lane() {	# lane
 		eval "boot $1 ${line#* }" || true
 	done
 }
+prefetch_t0=$SECONDS
+wait "$prefetch_pid" || { echo "run.sh: fetching kernels or building root filesystems failed:" >&2; cat "$prefetch_log" >&2; }
+rm -f "$prefetch_log"
+echo "run.sh: kernels and root filesystems ready ($((SECONDS - prefetch_t0)) s after the module builds)" >&2
 boots_t0=$SECONDS
 for ((l = 1; l <= vm_jobs; l++)); do
 	lane "$l" &
