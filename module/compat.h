@@ -177,6 +177,14 @@ static inline void *mmfree_task_group(struct task_struct *t)
 #define mmfree_assign_str(dst, src)	__assign_str(dst, src)
 #endif
 
+/*
+ * The allocator's flag that lets an allocation take free CMA pages
+ * (ALLOC_CMA, mm/internal.h: 0x80 from 6.1 to 7.2).  Without it,
+ * zone_watermark_ok() subtracts them, as it does for unmovable
+ * allocations.
+ */
+#define MMFREE_ALLOC_CMA	0x80
+
 /* The largest array the kernel passes: 512 entries and a count (6.12). */
 #define MMFREE_GATHERED_MAX	513
 

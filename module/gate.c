@@ -101,6 +101,19 @@ __mmfree_gate bool mmfree_call_oom(struct oom_control *oc)
 	return false;	/* never reached: the gate stopped */
 }
 
+struct mmfree_gate mmfree_gate_zone_watermark_ok =
+	MMFREE_GATE(mmfree_call_zone_watermark_ok);
+
+__mmfree_gate bool mmfree_call_zone_watermark_ok(struct zone *z,
+						 unsigned int order,
+						 unsigned long mark,
+						 int highest_zoneidx,
+						 unsigned int alloc_flags)
+{
+	mmfree_gate_missed(&mmfree_gate_zone_watermark_ok);
+	return false;	/* never reached */
+}
+
 struct mmfree_gate mmfree_gate_idle_cpu = MMFREE_GATE(mmfree_call_idle_cpu);
 
 __mmfree_gate int mmfree_call_idle_cpu(int cpu)

@@ -159,6 +159,10 @@ extern struct mmfree_gate mmfree_gate_tlb_finish;
 void mmfree_call_tlb_finish(struct mmu_gather *tlb);
 extern struct mmfree_gate mmfree_gate_oom;
 bool mmfree_call_oom(struct oom_control *oc);
+extern struct mmfree_gate mmfree_gate_zone_watermark_ok;
+bool mmfree_call_zone_watermark_ok(struct zone *z, unsigned int order,
+				   unsigned long mark, int highest_zoneidx,
+				   unsigned int alloc_flags);
 extern struct mmfree_gate mmfree_gate_idle_cpu;
 int mmfree_call_idle_cpu(int cpu);
 extern struct mmfree_gate mmfree_gate_apply_wq_attrs;

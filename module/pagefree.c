@@ -653,15 +653,42 @@ static long mmfree_oom_inflight(struct oom_control *oc)
 }
 
 /*
+ * The allocator's flags for @gfp's retry after an OOM that made
+ * progress, as far as zone_watermark_ok() reads them: a movable
+ * allocation may take free CMA pages (gfp_to_alloc_flags_cma(), the
+ * same from 6.1 to 7.2).  The reserves that __GFP_HIGH
+ * would open are left out: reporting too little room only means the
+ * OOM killer runs, as it would on a stock kernel.
+ */
+static unsigned int mmfree_oom_alloc_flags(gfp_t gfp)
+{
+	/*
+	 * gfp_migratetype() without its check of
+	 * page_group_by_mobility_disabled, which is not exported: grouping
+	 * is off only below a few dozen pageblocks of memory.
+	 */
+	if (IS_ENABLED(CONFIG_CMA) &&
+	    (gfp & (__GFP_RECLAIMABLE | __GFP_MOVABLE)) == __GFP_MOVABLE)
+		return MMFREE_ALLOC_CMA;
+	return 0;
+}
+
+/*
  * Whether an allocation like @oc's could now be served: a zone it may use
- * (zones up to its gfp zone, on its nodes) is above its min watermark,
- * with the lowmem reserve, for @oc's order.
+ * (zones up to its gfp zone, on its nodes) passes the kernel's own check
+ * at the min watermark, the one its retry makes.  zone_watermark_ok()
+ * subtracts what free pages the retry cannot take: the lowmem and
+ * highatomic reserves, free CMA pages for an unmovable allocation, and
+ * at order > 0 the blocks that are too small.
+ *
+ * Context: process context; the zones' counters are read without locks,
+ * as the allocator reads them.
  */
 static bool mmfree_oom_zones_ok(struct oom_control *oc)
 {
 	const nodemask_t *nodes = mmfree_oom_nodes(oc);
-	enum zone_type highest = gfp_zone(oc->gfp_mask);
-	unsigned long need = (1UL << oc->order) - 1;
+	int highest = gfp_zone(oc->gfp_mask);
+	unsigned int flags = mmfree_oom_alloc_flags(oc->gfp_mask);
 	int nid, z;
 
 	for_each_node_mask(nid, *nodes) {
@@ -669,13 +696,11 @@ static bool mmfree_oom_zones_ok(struct oom_control *oc)
 			continue;
 		for (z = 0; z <= highest; z++) {
 			struct zone *zone = &NODE_DATA(nid)->node_zones[z];
-			unsigned long free;
 
-			if (!managed_zone(zone))
-				continue;
-			free = zone_page_state(zone, NR_FREE_PAGES);
-			if (free > need + min_wmark_pages(zone) +
-				   zone->lowmem_reserve[highest])
+			if (managed_zone(zone) &&
+			    mmfree_call_zone_watermark_ok(zone, oc->order,
+							  min_wmark_pages(zone),
+							  highest, flags))
 				return true;
 		}
 	}
@@ -813,6 +838,11 @@ static struct mmfree_sym mmfree_pagefree_syms[] = {
 		.name = "tlb_flush_mmu", .proto = "void (struct mmu_gather *)",
 		.hook = MMFREE_REDIRECT(mmfree_tlb_flush_cb),
 		.gate = &mmfree_gate_tlb_flush,
+	},
+	{
+		.name = "zone_watermark_ok",
+		.proto = "bool (struct zone *, unsigned int, long unsigned int, int, unsigned int)",
+		.gate = &mmfree_gate_zone_watermark_ok,
 	},
 	{
 		.name = "idle_cpu", .proto = "int (int)",
