@@ -656,9 +656,9 @@ static long mmfree_oom_inflight(struct oom_control *oc)
  * The allocator's flags for @gfp's retry after an OOM that made
  * progress, as far as zone_watermark_ok() reads them: a movable
  * allocation may take free CMA pages (gfp_to_alloc_flags_cma(), the
- * same from 6.1 to 7.2).  The reserves that __GFP_HIGH
- * would open are left out: reporting too little room only means the
- * OOM killer runs, as it would on a stock kernel.
+ * same from 6.1 to 7.2).  The reserves that __GFP_HIGH would open are
+ * left out: reporting too little room only means the OOM killer runs,
+ * as it would on a stock kernel.
  */
 static unsigned int mmfree_oom_alloc_flags(gfp_t gfp)
 {

@@ -9,9 +9,9 @@
 # the matrix marks "subset" runs SUBSET only (no NUMA boot): a build of a
 # kernel that runs everything, where only the compiler and configuration
 # differ; one marked "flavour" runs FLAVOUR, less again: another
-# configuration of a subset kernel's build.  Tests marked "# runs: once" (what does not
-# depend on the kernel: mmfreectl, the sysfs surface) run on the first
-# kernel only.  The boots, longest first, share MMFREE_VM_JOBS lanes;
+# configuration of a subset kernel's build.  Tests marked "# runs: once"
+# (what does not depend on the kernel: mmfreectl, the sysfs surface) run
+# on the first kernel only.  The boots, longest first, share MMFREE_VM_JOBS lanes;
 # the end prints each lane's boots and times.  --test and --demo skip
 # the static checks; --test runs only the boots its tests need.
 #
