@@ -96,24 +96,44 @@ pf_starve_workers() {
 	sleep 0.5
 }
 
-# Slower still, for tests that need pages in flight for seconds: the
-# pool's kworkers and its rescuer (named after its queue once they ran
-# its work, "-" idle, "+" busy: a small async munmap first) run
-# SCHED_IDLE beside a hog on every CPU.  The rescuer matters: it runs at
-# nice -20 (the workqueue's RESCUER_NICE_LEVEL) and takes the work over
-# whenever the workers cannot be started in time, so starving the
-# workers alone frees at its pace.
+# Every unbound kworker, and the pool's rescuer ("mmfree_free" before
+# 6.9, "kworker/R-mmfree_free" since): unbound workqueues share their
+# workers, so any of them may take the pool's next item, not only those
+# that ran its work before.
+pf_unbound_kworkers() {
+	ps -eo pid=,comm= | awk '$2 ~ /^kworker\/u[0-9]/ || $2 ~ /^(kworker\/R-)?mmfree_free$/ { print $1 }'
+}
+
+# What may run the pool's items: the workqueue cpumask, and each unbound
+# kworker's policy, nice and CPUs.
+pf_show_workers() {
+	local p
+	echo "workqueue cpumask $(cat "$WQ_MASK" 2>/dev/null)"
+	for p in $(pf_unbound_kworkers); do
+		echo "  $p $(cat "/proc/$p/comm" 2>/dev/null):" \
+			"$(chrt -p "$p" 2>/dev/null | sed -n 's/.*scheduling policy: //p')," \
+			"nice $(ps -o ni= -p "$p" | tr -d ' ')," \
+			"CPUs $(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "/proc/$p/status" 2>/dev/null)"
+	done
+}
+
+# Slower still, for tests that need pages in flight for seconds: beside
+# pf_starve_workers' hog every unbound kworker runs SCHED_IDLE.  The
+# rescuer matters: it runs at nice -20 (the workqueue's
+# RESCUER_NICE_LEVEL) and takes the work over whenever no worker can be
+# started in time.  A worker forked meanwhile starts at nice 0, which
+# beside the hog is about 1% of CPU 0.
 PF_IDLE_PIDS=
 pf_freeze_workers() {
 	local p
-	pf_run taskset -c 1 pftest munmap 64 1
-	pf_wait_inflight
-	PF_IDLE_PIDS=$(ps -eo pid,comm | awk '$2 ~ /^kworker\/.*[-+]mmfree_free$/ { print $1 }')
-	[ -n "$PF_IDLE_PIDS" ] || fail "no kworker of mmfree's pool"
+	pf_starve_workers
+	PF_IDLE_PIDS=$(pf_unbound_kworkers)
+	[ -n "$PF_IDLE_PIDS" ] || fail "no unbound kworker"
 	for p in $PF_IDLE_PIDS; do
-		chrt -i -p 0 "$p" || fail "SCHED_IDLE for kworker $p"
+		chrt -i -p 0 "$p" 2>/dev/null || ! kill -0 "$p" 2>/dev/null ||
+			fail "SCHED_IDLE for kworker $p"
 	done
-	pf_hog_every_cpu
+	pf_show_workers
 	sleep 0.2
 }
 

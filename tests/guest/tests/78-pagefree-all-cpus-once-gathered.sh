@@ -30,7 +30,8 @@ trap trace_cleanup EXIT
 
 # Pairs of worker items that overlap, among those that ran wholly while
 # the gather was open ("during"), and among those that started after it
-# closed ("after").
+# closed ("after"); then how many items started after it closed, and on
+# which CPUs.
 overlaps() {
 	awk '
 	match($0, /[0-9]+\.[0-9]+: mmfree_/) {
@@ -40,6 +41,7 @@ overlaps() {
 		match($0, / ns=[0-9]+/)
 		ns = substr($0, RSTART + 4, RLENGTH - 4) + 0
 		n++; s[n] = ts - ns / 1e9; e[n] = ts
+		match($0, /\[[0-9]+\]/); c[n] = substr($0, RSTART + 1, RLENGTH - 2) + 0
 	}
 	END {
 		for (i = 1; i <= n; i++)
@@ -51,11 +53,19 @@ overlaps() {
 				else if (s[i] >= close_ts && s[j] >= close_ts)
 					after++
 			}
-		printf "%d %d %d\n", n, during + 0, after + 0
+		for (i = 1; i <= n; i++)
+			if (s[i] >= close_ts) {
+				late++
+				cpus[c[i]]++
+			}
+		for (i in cpus)
+			on = on " " i ":" cpus[i]
+		printf "%d %d %d %d%s\n", n, during + 0, after + 0, late + 0, on
 	}' $T/trace
 }
 
 pf_load pagefree_mode=async pagefree_idle_only=0 pagefree_workers=4 percpu_enabled=0
+pf_show_workers
 echo 1 >$E/mmfree_item_freed/enable
 echo 1 >$E/mmfree_wait/enable
 echo 16384 >$T/buffer_size_kb
@@ -75,13 +85,17 @@ for round in 1 2 3 4 5 6; do
 	echo 0 >$T/tracing_on
 	[ "$(grep -c ' mmfree_wait: ' $T/trace)" = 1 ] ||
 		fail "round $round: expected one gather's mmfree_wait"
-	# shellcheck disable=SC2046 # three numbers
+	# shellcheck disable=SC2046 # numbers
 	set -- $(overlaps)
 	echo "round $round: $1 items by workers; overlapping pairs while gathering $2, after $3;" \
+		"$4 items started after (CPU:items$(shift 4; printf ' %s' "$@"));" \
 		"$(grep ' mmfree_item_freed: ' $T/trace | awk '{ print $1 }' | sort -u | paste -sd' ')"
 	[ "$1" -gt 0 ] || fail "round $round: no item freed by a worker"
 	during=$((during + $2)) after=$((after + $3))
 	[ "$after" = 0 ] || break
 done
 assert_eq "$during" 0 "items freed at once while the task gathered (cap: the other CPU)"
-[ "$after" -gt 0 ] || fail "no two items freed at once after the gather closed: the pool kept to one CPU"
+[ "$after" -gt 0 ] || {
+	pf_show_workers
+	fail "no two items freed at once after the gather closed: the pool kept to one CPU"
+}
