@@ -245,3 +245,44 @@ json_get() {	# json filter [jq options...]
 	shift 2
 	printf '%s\n' "$j" | jq -c "$@" "$f"
 }
+
+# Tracing, through tracefs ($T; mmfree's events under $E).  trace_start
+# empties the buffer and starts recording, trace_stop stops it, and
+# trace_lines prints what one event or traced function recorded
+# (trace_count, how many times).
+# trace_functions has the function tracer record calls to one function.
+# trace_off is for EXIT traps: it stops recording and puts the tracer,
+# its filter and mmfree's events back.
+T=/sys/kernel/tracing
+E=$T/events/mmfree
+
+trace_start() {
+	echo 0 >$T/tracing_on
+	echo >$T/trace
+	echo 1 >$T/tracing_on
+}
+
+trace_stop() {
+	echo 0 >$T/tracing_on
+}
+
+trace_lines() {	# event or function
+	grep -E " $1(: | <-)" $T/trace
+}
+
+trace_count() {	# event or function
+	trace_lines "$1" | wc -l
+}
+
+trace_functions() {	# function
+	echo "$1" >$T/set_ftrace_filter || return 1
+	echo function >$T/current_tracer
+}
+
+trace_off() {
+	[ -d $T ] || return 0
+	echo 0 >$T/tracing_on
+	echo nop >$T/current_tracer
+	echo >$T/set_ftrace_filter
+	[ ! -d $E ] || echo 0 >$E/enable
+}

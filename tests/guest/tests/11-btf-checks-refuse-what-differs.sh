@@ -65,18 +65,15 @@ for name in apply_workqueue_attrs workqueue_set_min_active; do
 	unload
 done
 
-T=/sys/kernel/tracing
 grep -qx register_kretprobe $T/available_filter_functions ||
 	fail "register_kretprobe cannot be traced here"
 # Loads with a function trace of register_kretprobe; how many it saw.
 kretprobes_at_load() {	# parameters...
-	echo register_kretprobe >$T/set_ftrace_filter
-	echo function >$T/current_tracer
-	echo >$T/trace
+	trace_functions register_kretprobe || fail "tracing register_kretprobe"
+	trace_start
 	load "$@"
-	KRETPROBES=$(grep -c 'register_kretprobe' $T/trace)
-	echo nop >$T/current_tracer
-	echo >$T/set_ftrace_filter
+	KRETPROBES=$(trace_count register_kretprobe)
+	trace_off
 }
 
 dmesg_clear

@@ -13,28 +13,14 @@ MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
 # shellcheck source=../lib-pagefree.sh
 . "$MMFREE_GUEST/lib-pagefree.sh"
 
-T=/sys/kernel/tracing
-E=$T/events/mmfree
 [ -d $T ] || skip "no tracefs"
 
 trace_cleanup() {
-	echo 0 >$T/tracing_on
-	[ ! -d $E ] || echo 0 >$E/enable
 	[ ! -d $E ] || echo 0 >$E/mmfree_offload/filter
+	trace_off
 	pf_cleanup
 }
 trap trace_cleanup EXIT
-
-# The trace since the last trace_start.
-trace_start() {
-	echo 0 >$T/tracing_on
-	echo >$T/trace
-	echo 1 >$T/tracing_on
-}
-
-trace_lines() {	# event
-	grep -E " $1: " $T/trace
-}
 
 pf_load pagefree_idle_only=0 percpu_enabled=0
 [ -d $E ] || fail "no $E after loading mmfree"
@@ -51,7 +37,7 @@ trace_start
 pf_run pftest munmap 64 1
 pf_run pftest munmap 1 1
 pf_run chrt -f 10 pftest munmap 64 1
-echo 0 >$T/tracing_on
+trace_stop
 trace_lines mmfree_offload | sed 's/^ *//' | head -n 5
 pooled=$(trace_lines mmfree_offload | grep -c 'reason=offloaded_pages')
 small=$(trace_lines mmfree_offload | grep -c 'reason=inline_small_pages')
@@ -78,7 +64,7 @@ echo 'reason != "offloaded_pages"' >$E/mmfree_offload/filter ||
 trace_start
 pf_run chrt -f 10 pftest munmap 64 1
 pf_run pftest munmap 64 1
-echo 0 >$T/tracing_on
+trace_stop
 echo 0 >$E/mmfree_offload/filter
 trace_lines mmfree_offload | sed 's/^ *//' | head -n 3
 trace_lines mmfree_offload | grep -q 'reason=offloaded_pages' &&

@@ -13,10 +13,8 @@ MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
 . "$MMFREE_GUEST/lib.sh"
 
 n=${PCPU_CGROUPS:-1500}
-T=/sys/kernel/tracing
-E=$T/events/mmfree
 [ -d $T ] || skip "no tracefs"
-trap 'echo 0 >$T/tracing_on; [ ! -d $E ] || echo 0 >$E/enable; memcg_delete_all' EXIT
+trap 'trace_off; memcg_delete_all' EXIT
 unload
 load percpu_enabled=0
 memcg_setup
@@ -39,15 +37,14 @@ holder=$(pcpu_accounting | awk -v keep="$keep" '
 # percpu was off until now, so that no scan of its own came first.
 before=$(pcpu_stat depopulated_pages)
 echo 1 >$E/enable || fail "enabling mmfree's trace events"
-echo >$T/trace
-echo 1 >$T/tracing_on
+trace_start
 knob_write percpu/enabled 1 || fail "enabling percpu"
 knob_write percpu/reclaim 1 || fail "reclaim"
-echo 0 >$T/tracing_on
-grep -E ' mmfree_percpu_(scan|result): ' $T/trace | sed 's/^ *//' | head -n 6
-grep -qE ' mmfree_percpu_scan: .*chunks=[0-9]+ pages=[0-9]+' $T/trace ||
+trace_stop
+trace_lines 'mmfree_percpu_(scan|result)' | sed 's/^ *//' | head -n 6
+trace_lines mmfree_percpu_scan | grep -qE 'chunks=[0-9]+ pages=[0-9]+' ||
 	fail "no mmfree_percpu_scan with its fields"
-released=$(grep ' mmfree_percpu_result: ' $T/trace | sed -nE 's/.*depopulated=(-?[0-9]+).*/\1/p' |
+released=$(trace_lines mmfree_percpu_result | sed -nE 's/.*depopulated=(-?[0-9]+).*/\1/p' |
 	awk '$1 > 0 { n += $1 } END { print n + 0 }')
 echo "depopulated_pages $before -> $(pcpu_stat depopulated_pages); mmfree_percpu_result reported $released"
 assert_eq "$released" "$(($(pcpu_stat depopulated_pages) - before))" "pages the events report vs depopulated_pages"

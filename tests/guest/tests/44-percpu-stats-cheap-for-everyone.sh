@@ -14,15 +14,8 @@ MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
 . "$MMFREE_GUEST/lib.sh"
 
 NOBODY="setpriv --reuid=65534 --regid=65534 --clear-groups"
-T=/sys/kernel/tracing
 [ -d $T ] || skip "no tracefs"
 secs=15
-
-trace_off() {
-	echo 0 >$T/tracing_on
-	echo nop >$T/current_tracer
-	echo >$T/set_ftrace_filter
-}
 
 stats_cleanup() {
 	trace_off
@@ -90,23 +83,21 @@ readers "$MMFREE/version"
 base=$(memcg_rate)
 readers_stop
 
-echo mmfree_percpu_count >$T/set_ftrace_filter || fail "cannot trace mmfree_percpu_count"
-echo function >$T/current_tracer
-echo >$T/trace
-echo 1 >$T/tracing_on
+trace_functions mmfree_percpu_count || fail "cannot trace mmfree_percpu_count"
+trace_start
 # shellcheck disable=SC2086 # a list of files
 readers $readable
 rate=$(memcg_rate)
 readers_stop
-walks=$(grep -c mmfree_percpu_count $T/trace)
+walks=$(trace_count mmfree_percpu_count)
 cat "$MMFREE/percpu/stats/floor_pages" >/dev/null
-root_walks=$(($(grep -c mmfree_percpu_count $T/trace) - walks))
+root_walks=$(($(trace_count mmfree_percpu_count) - walks))
 # mmfreectl status reads the three statistics that need a walk: one walk
 # serves them (a count kept a tenth of a second).
 sleep 0.2
-before=$(grep -c mmfree_percpu_count $T/trace)
+before=$(trace_count mmfree_percpu_count)
 mmfreectl status >/dev/null || fail "mmfreectl status as root"
-status_walks=$(($(grep -c mmfree_percpu_count $T/trace) - before))
+status_walks=$(($(trace_count mmfree_percpu_count) - before))
 trace_off
 echo "memory cgroups created and deleted in $secs s: $base beside 8 readers of version, $rate beside 8 readers of every world-readable percpu statistic"
 echo "chunk walks: $walks by the unprivileged readers, $root_walks by one root read of floor_pages"

@@ -18,7 +18,6 @@ MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
 . "$MMFREE_GUEST/lib-pagefree.sh"
 
 NODES=/sys/devices/system/node
-T=/sys/kernel/tracing
 mb=32
 [ -d $T ] || skip "no tracefs"
 
@@ -26,12 +25,6 @@ hp() {	# node count
 	echo "$2" >"$NODES/node$1/hugepages/hugepages-2048kB/nr_hugepages"
 	[ "$(cat "$NODES/node$1/hugepages/hugepages-2048kB/nr_hugepages")" = "$2" ] ||
 		skip "node $1: only $(cat "$NODES/node$1/hugepages/hugepages-2048kB/nr_hugepages") of $2 huge pages"
-}
-
-trace_off() {
-	echo 0 >$T/tracing_on
-	echo nop >$T/current_tracer
-	echo >$T/set_ftrace_filter
 }
 
 mig_cleanup() {
@@ -45,21 +38,19 @@ trap mig_cleanup EXIT
 settle
 hp 0 $((mb / 2))
 hp 1 $((mb / 2))
-echo tlb_gather_mmu_vma >$T/set_ftrace_filter || skip "cannot trace tlb_gather_mmu_vma"
 for mode in stock sync async; do
 	if [ $mode = stock ]; then
 		unload
 	else
 		pf_load pagefree_mode=$mode pagefree_min_pages=0 pagefree_idle_only=0
 	fi
-	echo function >$T/current_tracer
-	echo >$T/trace
-	echo 1 >$T/tracing_on
+	trace_functions tlb_gather_mmu_vma || skip "cannot trace tlb_gather_mmu_vma"
+	trace_start
 	out=$(pftest hugemigrate $mb 5)
 	rc=$?
-	echo 0 >$T/tracing_on
-	gathers=$(grep -c 'tlb_gather_mmu_vma' $T/trace)
-	echo nop >$T/current_tracer
+	trace_stop
+	gathers=$(trace_count tlb_gather_mmu_vma)
+	trace_off
 	echo "$mode: $out; $gathers gathers started under the page table lock"
 	[ $rc = 0 ] || fail "$mode: hugetlb migration lost data (exit $rc)"
 	[ "$gathers" -gt 0 ] || fail "$mode: no gather under the page table lock: the path was not exercised"

@@ -14,16 +14,13 @@ MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
 # shellcheck source=../lib-pagefree.sh
 . "$MMFREE_GUEST/lib-pagefree.sh"
 
-T=/sys/kernel/tracing
-E=$T/events/mmfree
 [ -d $T ] || skip "no tracefs"
 [ "$(nproc)" = 2 ] || skip "needs exactly 2 CPUs"
 
 clock=$(sed 's/.*\[\(.*\)\].*/\1/' $T/trace_clock)
 trace_cleanup() {
-	echo 0 >$T/tracing_on
+	trace_off
 	echo "$clock" >$T/trace_clock
-	[ ! -d $E ] || echo 0 >$E/enable
 	pf_cleanup
 }
 trap trace_cleanup EXIT
@@ -77,19 +74,17 @@ during=0 after=0
 # is its own business (it often wakes it beside the first): up to six
 # rounds, until one shows it.
 for round in 1 2 3 4 5 6; do
-	echo 0 >$T/tracing_on
-	echo >$T/trace
-	echo 1 >$T/tracing_on
+	trace_start
 	pf_run taskset -c 1 pftest munmap 512 1
 	pf_wait_inflight
-	echo 0 >$T/tracing_on
-	[ "$(grep -c ' mmfree_wait: ' $T/trace)" = 1 ] ||
+	trace_stop
+	[ "$(trace_lines mmfree_wait | grep -c .)" = 1 ] ||
 		fail "round $round: expected one gather's mmfree_wait"
 	# shellcheck disable=SC2046 # numbers
 	set -- $(overlaps)
 	echo "round $round: $1 items by workers; overlapping pairs while gathering $2, after $3;" \
 		"$4 items started after (CPU:items$(shift 4; printf ' %s' "$@"));" \
-		"$(grep ' mmfree_item_freed: ' $T/trace | awk '{ print $1 }' | sort -u | paste -sd' ')"
+		"$(trace_lines mmfree_item_freed | awk '{ print $1 }' | sort -u | paste -sd' ')"
 	[ "$1" -gt 0 ] || fail "round $round: no item freed by a worker"
 	during=$((during + $2)) after=$((after + $3))
 	[ "$after" = 0 ] || break
@@ -97,5 +92,6 @@ done
 assert_eq "$during" 0 "items freed at once while the task gathered (cap: the other CPU)"
 [ "$after" -gt 0 ] || {
 	pf_show_workers
+	ps -eo pid,psr,pcpu,ni,cls,comm --sort=-pcpu | head -n 8
 	fail "no two items freed at once after the gather closed: the pool kept to one CPU"
 }
