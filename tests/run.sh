@@ -62,6 +62,11 @@ selected=$(printf '%s\n' "$root"/tests/guest/tests/*.sh | test_names)
 numa_tests=$(grep -l '^# needs:.*numa=2' "$root"/tests/guest/tests/*.sh | test_names)
 pkg_tests=$(grep -l '^# needs:.*packages' "$root"/tests/guest/tests/*.sh | test_names)
 rt_tests=$(grep -lx '# needs: rt' "$root"/tests/guest/tests/*.sh | test_names)
+# Whether the package test runs (on the kernels the matrix marks
+# "+packages"): it is selected, and this is no demo.
+pkg_wanted=1
+((!demo)) && [[ -n $pkg_tests ]] || pkg_wanted=0
+[[ -z $test ]] || grep -qxF -f <(echo "$pkg_tests") <<<"$selected" || pkg_wanted=0
 
 # Guests booted at once (see the module builds below), checked before
 # anything runs.
@@ -84,13 +89,11 @@ run_t0=$SECONDS static_s=0
 # wait for at its first boot.  vm.sh finds them ready, or waits on their
 # locks; a failure here shows again, and is counted, in that boot.
 prefetch() {
-	local id k suite runs pkg=1
-	((!demo)) && [[ -n $pkg_tests ]] || pkg=0
-	[[ -z $test ]] || grep -qxF -f <(echo "$pkg_tests") <<<"$selected" || pkg=0
+	local id k suite runs
 	"$root/scripts/mkrootfs.sh"
 	while read -r id k suite runs; do
 		"$root/scripts/fetch-kernel.sh" "$k"
-		((!pkg)) || [[ $runs != *+packages ]] ||
+		((!pkg_wanted)) || [[ $runs != *+packages ]] ||
 			"$root/scripts/mkrootfs.sh" packages "$k" "${k%-amd64}-cloud-amd64"
 	done <<<"$matrix"
 }
@@ -122,7 +125,7 @@ fi
 "$root/scripts/guest-bin.sh" "$guest_bin" || { lines+=("guest test programs build: 0 passed, 1 failed"); total_fail=$((total_fail + 1)); }
 # The packages (make deb: built, then lintian), for the package test.
 rm -rf "$guest_bin/debs"
-if ((!demo)) && [[ -n $pkg_tests ]]; then
+if ((pkg_wanted)); then
 	echo "run.sh: === packages (scripts/deb.sh) ===" >&2
 	if "$root/scripts/deb.sh" >&2; then
 		mkdir "$guest_bin/debs"
@@ -192,7 +195,7 @@ build_s=$((SECONDS - build_t0))
 # kernel's main boot also runs the "once" tests.  WEIGHT is a boot's
 # expected length in seconds (an uncontended CI run), for the order.
 queue_boots() {	# i
-	local id k runs main=1 numa=1 pkg=1 sel w args list
+	local id k runs main=1 numa=1 pkg=$pkg_wanted sel w args list
 	read -r id k runs <"$results/$1/kernel"
 	if [[ $runs == rt ]]; then
 		sel=$rt_tests
@@ -213,10 +216,7 @@ queue_boots() {	# i
 	fi
 	[[ -n $numa_tests ]] || numa=0
 	((!demo)) || numa=0
-	# The package test: on the kernels the matrix marks for it.
-	[[ -n $pkg_tests && $runs == *+packages ]] || pkg=0
-	[[ -z $test ]] || grep -qxF -f <(echo "$pkg_tests") <<<"$selected" || pkg=0
-	((!demo)) || pkg=0
+	[[ $runs == *+packages ]] || pkg=0
 	# --test naming only NUMA, package or RT tests needs only their boots.
 	# shellcheck disable=SC2086 # lists of names, one per word
 	if [[ -n $test ]] && ! grep -qvxF -f <(printf '%s\n' $numa_tests $pkg_tests $rt_tests) <<<"$selected"; then
