@@ -117,24 +117,28 @@ pf_show_workers() {
 	done
 }
 
-# Slower still, for tests that need pages in flight for seconds: beside
-# pf_starve_workers' hog every unbound kworker runs SCHED_IDLE.  The
-# rescuer matters: it runs at nice -20 (the workqueue's
-# RESCUER_NICE_LEVEL) and takes the work over whenever no worker can be
-# started in time.  A worker forked meanwhile starts at nice 0, which
-# beside the hog is about 1% of CPU 0.
-PF_IDLE_PIDS=
+# Held for as long as a test needs pages in flight: the unbound workers
+# confined to CPU 0, where a SCHED_FIFO hog takes the whole CPU.  No fair
+# task runs there meanwhile: not the kworker that takes the pool's next
+# item (unbound workqueues share their workers, whatever their names say),
+# not one forked meanwhile (bound to the pool's CPUs before it first
+# runs), not the rescuer (it takes them before it rescues).  With a nice
+# -20 hog instead, a nice 0 worker still gets about 1% of the CPU, which
+# under TCG frees 128 MiB in a few seconds.  The real-time throttle is
+# lifted (pf_cleanup puts it back) and, since 6.12, CPU 0's fair deadline
+# server is stopped, which would give fair tasks 5% of it.
+FAIR_SERVER0=/sys/kernel/debug/sched/fair_server/cpu0/runtime
+PF_FAIR_ORIG=
 pf_freeze_workers() {
-	local p
-	pf_starve_workers
-	PF_IDLE_PIDS=$(pf_unbound_kworkers)
-	[ -n "$PF_IDLE_PIDS" ] || fail "no unbound kworker"
-	for p in $PF_IDLE_PIDS; do
-		chrt -i -p 0 "$p" 2>/dev/null || ! kill -0 "$p" 2>/dev/null ||
-			fail "SCHED_IDLE for kworker $p"
-	done
-	pf_show_workers
+	pf_confine_workers
+	[ -n "$PF_RT_ORIG" ] || pf_lift_rt_throttle
+	if [ -w "$FAIR_SERVER0" ]; then
+		PF_FAIR_ORIG=$(cat "$FAIR_SERVER0")
+		echo 0 >"$FAIR_SERVER0" || fail "stopping CPU 0's fair server"
+	fi
+	pf_bg chrt -f 1 taskset -c 0 pftest spin 600
 	sleep 0.2
+	pf_show_workers
 }
 
 # A CPU hog on every online CPU (stopped by pf_bg_stop).
@@ -157,16 +161,15 @@ pf_lift_rt_throttle() {
 }
 
 pf_feed_workers() {
-	local p
 	pf_bg_stop
 	if [ -n "$PF_WQ_MASK_ORIG" ]; then
 		echo "$PF_WQ_MASK_ORIG" >"$WQ_MASK"
 		PF_WQ_MASK_ORIG=
 	fi
-	for p in $PF_IDLE_PIDS; do
-		chrt -o -p 0 "$p" 2>/dev/null
-	done
-	PF_IDLE_PIDS=
+	if [ -n "$PF_FAIR_ORIG" ]; then
+		echo "$PF_FAIR_ORIG" >"$FAIR_SERVER0"
+		PF_FAIR_ORIG=
+	fi
 }
 
 pf_cleanup() {
