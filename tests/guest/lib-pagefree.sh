@@ -126,7 +126,9 @@ pf_show_workers() {
 # -20 hog instead, a nice 0 worker still gets about 1% of the CPU, which
 # under TCG frees 128 MiB in a few seconds.  The real-time throttle is
 # lifted (pf_cleanup puts it back) and, since 6.12, CPU 0's fair deadline
-# server is stopped, which would give fair tasks 5% of it.
+# server is stopped, which would give fair tasks 5% of it.  Hold only for
+# a few seconds: CPU 0's RCU softirq work waits too, and 21 s of it is an
+# RCU stall (seen on 6.1 while a 1 GiB exit ran beside the hog).
 FAIR_SERVER0=/sys/kernel/debug/sched/fair_server/cpu0/runtime
 PF_FAIR_ORIG=
 pf_freeze_workers() {

@@ -1,6 +1,6 @@
 #!/bin/sh
-# A task helping with its own queued items (sync mode, workers held
-# back) offers the CPU between items, as the kernel's own free loop does
+# A task helping with its own queued items (sync mode, workers starved)
+# offers the CPU between items, as the kernel's own free loop does
 # between batches: on a voluntary-preemption kernel a second task on its
 # CPU (a cyclictest-like loop waking every millisecond) is not held off
 # for the whole help.  A 1 GiB process exits on CPU 1 beside the loop;
@@ -17,7 +17,7 @@ grep -q voluntary /sys/kernel/debug/sched/preempt 2>/dev/null ||
 	echo "preemption: $(cat /sys/kernel/debug/sched/preempt 2>/dev/null || echo unknown)"
 
 pf_load pagefree_mode=sync pagefree_idle_only=0 percpu_enabled=0
-pf_freeze_workers
+pf_starve_workers
 pf_snap
 wait0=$(pf_stat wait_ns)
 # Long enough for the populate (beside a hog) and the exit.
