@@ -709,12 +709,19 @@ static bool mmfree_oom_zones_ok(struct oom_control *oc)
 
 /*
  * Pages in flight are memory on its way back: before the OOM killer
- * picks a victim, wait for them if they are where the allocation may
- * take pages, and report progress (the allocation is retried) only if
- * that made room there, as an OOM notifier that freed pages does.  A
+ * picks a victim, free them if they are where the allocation may take
+ * pages, and report progress (the allocation is retried) only if that
+ * made room there, as an OOM notifier that freed pages does.  A
  * constrained allocation gets its OOM kill as on a stock kernel: another
  * task's async frees on other nodes must not keep it retrying.
+ *
+ * The OOM killer is not held up by workers that cannot run (a real-time
+ * hog on their CPUs): the queued async items are freed here, and the
+ * items workers have started (a few batches) are waited for
+ * MMFREE_OOM_WAIT_MS at most.  Sync items are their waiters' to help.
  */
+#define MMFREE_OOM_WAIT_MS	1000
+
 static bool mmfree_oom_drained(struct oom_control *oc)
 {
 	struct mem_cgroup *memcg = oc->memcg;
@@ -725,7 +732,8 @@ static bool mmfree_oom_drained(struct oom_control *oc)
 	/* order -1: sysrq asked for a kill, not for memory. */
 	if (oc->order < 0 || !pages)
 		return false;
-	mmfree_pool_drain();
+	mmfree_stat_add(MMFREE_STAT_PAGEFREE_HELPED_PAGES, mmfree_pool_help());
+	mmfree_pool_wait_back(msecs_to_jiffies(MMFREE_OOM_WAIT_MS));
 	if (!memcg)
 		progress = mmfree_oom_zones_ok(oc);
 	else

@@ -21,7 +21,9 @@
  * A sync item belongs to a waiter, the task that gathered its pages: the
  * waiter may take back (cancel_work()) and free itself any item no worker
  * has started, waits for the rest, and frees the items' memory.  An async
- * item belongs to the pool, which frees it after its pages.
+ * item belongs to the pool, which frees it after its pages; until a worker
+ * starts it, it is on a list from which the OOM path takes items back the
+ * same way (mmfree_pool_help()).
  *
  * When the pages in flight fall to 0, pollers of their statistic's file
  * are woken (mmfree_stat_notify()): mmfreectl wait.
@@ -48,7 +50,7 @@
 
 struct mmfree_item {
 	struct work_struct work;
-	struct list_head node;		/* in waiter->items (sync only) */
+	struct list_head node;		/* waiter->items, or mmfree_pool_async */
 	struct mmfree_waiter *waiter;	/* NULL: async */
 	unsigned long pages;
 	int nid;			/* the pages' node */
@@ -63,6 +65,10 @@ static atomic_long_t mmfree_pool_inflight = ATOMIC_LONG_INIT(0);
 static atomic_long_t *mmfree_pool_node_inflight;
 static atomic_t mmfree_pool_alloc_count = ATOMIC_INIT(0);
 static atomic_t mmfree_pool_items = ATOMIC_INIT(0);	/* queued or running */
+/* Async items no worker has started (newest last), and who waits for 0. */
+static LIST_HEAD(mmfree_pool_async);
+static DEFINE_SPINLOCK(mmfree_pool_async_lock);
+static DECLARE_WAIT_QUEUE_HEAD(mmfree_pool_back_wq);
 
 /* The workers knob, tasks gathering pages, and the max_active they give. */
 static unsigned int mmfree_pool_workers;
@@ -110,8 +116,10 @@ static void mmfree_item_free_pages(struct mmfree_item *item)
 {
 	mmfree_call_free_pages(item->entries, item->nr);
 	atomic_long_sub(item->pages, &mmfree_pool_node_inflight[item->nid]);
-	if (!atomic_long_sub_return(item->pages, &mmfree_pool_inflight))
+	if (!atomic_long_sub_return(item->pages, &mmfree_pool_inflight)) {
 		mmfree_stat_notify(MMFREE_STAT_PAGEFREE_INFLIGHT_PAGES);
+		wake_up_all(&mmfree_pool_back_wq);
+	}
 }
 
 static void mmfree_waiter_put(struct mmfree_waiter *w)
@@ -127,6 +135,12 @@ static void mmfree_item_workfn(struct work_struct *work)
 	struct mmfree_waiter *w = item->waiter;
 	u64 start = ktime_get_ns();
 
+	/* Started: no longer for mmfree_pool_help() to take back. */
+	if (!w) {
+		spin_lock(&mmfree_pool_async_lock);
+		list_del_init(&item->node);
+		spin_unlock(&mmfree_pool_async_lock);
+	}
 	mmfree_item_free_pages(item);
 	start = ktime_get_ns() - start;
 	mmfree_stat_add(MMFREE_STAT_PAGEFREE_OFFLOADED_PAGES, item->pages);
@@ -162,6 +176,11 @@ void mmfree_item_queue(struct mmfree_item *item, struct mmfree_waiter *w,
 	if (w) {
 		list_add_tail(&item->node, &w->items);
 		atomic_inc(&w->pending);
+	} else {
+		/* Listed before a worker can start it, and free it. */
+		spin_lock(&mmfree_pool_async_lock);
+		list_add_tail(&item->node, &mmfree_pool_async);
+		spin_unlock(&mmfree_pool_async_lock);
 	}
 	queue_work_node(nid, mmfree_pool_wq, &item->work);
 }
@@ -217,6 +236,69 @@ unsigned long mmfree_waiter_finish(struct mmfree_waiter *w)
 	/* Every item is done: complete() has let go of the completion. */
 	mmfree_waiter_init(w);
 	return helped;
+}
+
+/**
+ * mmfree_pool_help - free the async items no worker has started
+ *
+ * Takes them back from the workqueue (cancel_work(), as a sync waiter
+ * does with its own) and frees them in the calling task, newest first:
+ * for the OOM path, which must not wait on workers that may not run.
+ *
+ * Context: process context, may sleep (between items).
+ *
+ * Return: pages freed.
+ */
+unsigned long mmfree_pool_help(void)
+{
+	struct mmfree_item *item;
+	unsigned long helped = 0;
+	bool mine;
+
+	for (;;) {
+		u64 start = ktime_get_ns();
+
+		spin_lock(&mmfree_pool_async_lock);
+		if (list_empty(&mmfree_pool_async)) {
+			spin_unlock(&mmfree_pool_async_lock);
+			break;
+		}
+		item = list_last_entry(&mmfree_pool_async, struct mmfree_item,
+				       node);
+		list_del_init(&item->node);
+		/*
+		 * Under the lock, so the item is not freed meanwhile: a worker
+		 * that started it waits on the lock to unlist it, and
+		 * cancel_work() then fails.
+		 */
+		mine = cancel_work(&item->work);
+		spin_unlock(&mmfree_pool_async_lock);
+		if (!mine)
+			continue;
+		atomic_dec(&mmfree_pool_items);
+		mmfree_item_free_pages(item);
+		trace_mmfree_item_freed(item->pages, item->nid,
+					ktime_get_ns() - start, true);
+		helped += item->pages;
+		kmem_cache_free(mmfree_item_cache, item);
+		cond_resched();
+	}
+	return helped;
+}
+
+/**
+ * mmfree_pool_wait_back - wait until no page is in flight, for a while
+ * @timeout: jiffies at most
+ *
+ * Context: process context, sleeps uninterruptibly.
+ *
+ * Return: pages still in flight.
+ */
+long mmfree_pool_wait_back(unsigned long timeout)
+{
+	wait_event_timeout(mmfree_pool_back_wq,
+			   !atomic_long_read(&mmfree_pool_inflight), timeout);
+	return atomic_long_read(&mmfree_pool_inflight);
 }
 
 /* Whether the pool has work: it started on an idle CPU, which is its own. */

@@ -18,6 +18,8 @@ grep -q voluntary /sys/kernel/debug/sched/preempt 2>/dev/null ||
 
 pf_load pagefree_mode=sync pagefree_idle_only=0 percpu_enabled=0
 pf_starve_workers
+# A hog beside the exit too, so that the help takes its time.
+pf_bg taskset -c 1 pftest spin 600
 pf_snap
 wait0=$(pf_stat wait_ns)
 # Long enough for the populate (beside a hog) and the exit.
