@@ -14,16 +14,22 @@ MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
 # shellcheck source=../lib-pagefree.sh
 . "$MMFREE_GUEST/lib-pagefree.sh"
 
+go=/tmp/mmfree-tenant-go
+rm -f $go
 pf_load pagefree_mode=async pagefree_idle_only=0 percpu_enabled=0
 pf_cgroup 32M 0
+# The tenant joins its cgroup before the hold: on 6.1 the hog also holds
+# up RCU grace periods, which a write to cgroup.procs waits for.
+pf_in_cgroup taskset -c 1 sh -c "while [ ! -e $go ]; do sleep 0.05; done; exec pftest munmap 64 1" &
+tenant=$!
+trap 'kill $tenant 2>/dev/null; rm -f $go; pf_cleanup' EXIT
 pf_freeze_workers
 pf_snap
 pf_run taskset -c 1 pftest munmap 128 1
 held=$(pf_stat inflight_pages)
 [ "$held" -gt 0 ] || fail "nothing in flight after an async munmap with held workers"
 
-pf_in_cgroup taskset -c 1 pftest munmap 64 1 &
-tenant=$!
+: >$go
 i=0
 while kill -0 $tenant 2>/dev/null && [ $i -lt 50 ]; do
 	sleep 0.1
