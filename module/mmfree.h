@@ -101,7 +101,7 @@ void mmfree_pool_gather_begin(void);
 void mmfree_pool_gather_end(void);
 void mmfree_pool_drain(void);
 unsigned long mmfree_pool_help(void);
-long mmfree_pool_wait_back(unsigned long timeout);
+void mmfree_pool_wait_back(unsigned long timeout);
 
 /* --- sym.c */
 

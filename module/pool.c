@@ -192,6 +192,20 @@ void mmfree_waiter_init(struct mmfree_waiter *w)
 	init_completion(&w->done);
 }
 
+/*
+ * Free an item taken back from the workqueue (cancel_work() succeeded),
+ * in the calling task, from @start (ktime ns).  Return: its pages.
+ */
+static unsigned long mmfree_item_free_taken(struct mmfree_item *item,
+					    u64 start)
+{
+	atomic_dec(&mmfree_pool_items);
+	mmfree_item_free_pages(item);
+	trace_mmfree_item_freed(item->pages, item->nid,
+				ktime_get_ns() - start, true);
+	return item->pages;
+}
+
 /**
  * mmfree_waiter_finish - help with, then wait for, a waiter's items
  * @w: the waiter, which the calling task owns
@@ -215,11 +229,7 @@ unsigned long mmfree_waiter_finish(struct mmfree_waiter *w)
 
 		if (!cancel_work(&item->work))
 			continue;
-		atomic_dec(&mmfree_pool_items);
-		mmfree_item_free_pages(item);
-		trace_mmfree_item_freed(item->pages, item->nid,
-					ktime_get_ns() - start, true);
-		helped += item->pages;
+		helped += mmfree_item_free_taken(item, start);
 		mmfree_waiter_put(w);
 		/*
 		 * Up to max_inflight_pages of them, under the mmap lock in
@@ -275,11 +285,7 @@ unsigned long mmfree_pool_help(void)
 		spin_unlock(&mmfree_pool_async_lock);
 		if (!mine)
 			continue;
-		atomic_dec(&mmfree_pool_items);
-		mmfree_item_free_pages(item);
-		trace_mmfree_item_freed(item->pages, item->nid,
-					ktime_get_ns() - start, true);
-		helped += item->pages;
+		helped += mmfree_item_free_taken(item, start);
 		kmem_cache_free(mmfree_item_cache, item);
 		cond_resched();
 	}
@@ -291,14 +297,11 @@ unsigned long mmfree_pool_help(void)
  * @timeout: jiffies at most
  *
  * Context: process context, sleeps uninterruptibly.
- *
- * Return: pages still in flight.
  */
-long mmfree_pool_wait_back(unsigned long timeout)
+void mmfree_pool_wait_back(unsigned long timeout)
 {
 	wait_event_timeout(mmfree_pool_back_wq,
 			   !atomic_long_read(&mmfree_pool_inflight), timeout);
-	return atomic_long_read(&mmfree_pool_inflight);
 }
 
 /* Whether the pool has work: it started on an idle CPU, which is its own. */
