@@ -348,16 +348,18 @@ long mmfree_pool_inflight_pages_on(const nodemask_t *nodes)
 static void mmfree_pool_apply_cap(void)
 {
 	unsigned int cpus;
-	int cap;
+	int cap, gatherers;
 
 	mutex_lock(&mmfree_pool_cap_lock);
 	cpus = num_online_cpus();
-	if (atomic_read(&mmfree_pool_gatherers))
+	gatherers = atomic_read(&mmfree_pool_gatherers);
+	if (gatherers)
 		cpus = max(cpus, 2U) - 1;
 	cap = min(READ_ONCE(mmfree_pool_workers), cpus);
 	if (cap != mmfree_pool_cap) {
 		workqueue_set_max_active(mmfree_pool_wq, cap);
 		mmfree_pool_cap = cap;
+		trace_mmfree_pool_cap(cap, gatherers);
 	}
 	mutex_unlock(&mmfree_pool_cap_lock);
 }

@@ -75,6 +75,24 @@ TRACE_EVENT(mmfree_wait,
 	TP_printk("helped=%lu ns=%llu", __entry->helped, __entry->ns)
 );
 
+/*
+ * The pool's cap changed: how many items may free at once, and how many
+ * tasks were gathering pages when it was set.
+ */
+TRACE_EVENT(mmfree_pool_cap,
+	TP_PROTO(int cap, int gatherers),
+	TP_ARGS(cap, gatherers),
+	TP_STRUCT__entry(
+		__field(int, cap)
+		__field(int, gatherers)
+	),
+	TP_fast_assign(
+		__entry->cap = cap;
+		__entry->gatherers = gatherers;
+	),
+	TP_printk("cap=%d gatherers=%d", __entry->cap, __entry->gatherers)
+);
+
 /* The OOM hook drained the pool: how much, and whether that was progress. */
 TRACE_EVENT(mmfree_oom_drain,
 	TP_PROTO(long pages, bool progress),

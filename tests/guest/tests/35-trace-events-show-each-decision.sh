@@ -5,7 +5,7 @@
 # the task, and mmfree_wait at the gather's end; a small munmap gives
 # reason=inline_small_pages, a real-time task reason=inline_limited_pages;
 # a filter on the reason keeps only those; a flush with no pages gives
-# nothing; the percpu and OOM events exist with their fields (what a
+# nothing; the pool's cap, percpu and OOM events exist with their fields (what a
 # percpu reclaim's events report: percpu-reclaims-what-stock-leaves).
 MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
 # shellcheck source=../lib.sh
@@ -24,8 +24,8 @@ trap trace_cleanup EXIT
 
 pf_load pagefree_idle_only=0 percpu_enabled=0
 [ -d $E ] || fail "no $E after loading mmfree"
-for ev in mmfree_offload mmfree_item_freed mmfree_wait mmfree_oom_drain \
-	  mmfree_percpu_scan mmfree_percpu_result; do
+for ev in mmfree_offload mmfree_item_freed mmfree_wait mmfree_pool_cap \
+	  mmfree_oom_drain mmfree_percpu_scan mmfree_percpu_result; do
 	[ -f $E/$ev/format ] || fail "event $ev missing"
 done
 assert_match "$(cat $E/mmfree_offload/format)" 'field:unsigned long pages;' "mmfree_offload's pages field"
