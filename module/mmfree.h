@@ -74,6 +74,7 @@ extern bool mmfree_untested_kernel;
 /* --- pool.c */
 
 struct mmfree_item;
+struct mem_cgroup;
 
 /* The items of one task's gather, which it waits for (sync mode). */
 struct mmfree_waiter {
@@ -89,7 +90,7 @@ struct mmfree_item *mmfree_item_alloc(void);
 void mmfree_item_put_entries(struct mmfree_item *item, void *const *entries,
 			     unsigned int nr, unsigned long pages);
 void mmfree_item_queue(struct mmfree_item *item, struct mmfree_waiter *w,
-		       int nid);
+		       int nid, struct mem_cgroup *memcg);
 void mmfree_waiter_init(struct mmfree_waiter *w);
 unsigned long mmfree_waiter_finish(struct mmfree_waiter *w);
 bool mmfree_pool_working(void);
@@ -100,8 +101,9 @@ void mmfree_pool_set_workers(unsigned int workers);
 void mmfree_pool_gather_begin(void);
 void mmfree_pool_gather_end(void);
 void mmfree_pool_drain(void);
-unsigned long mmfree_pool_help(void);
-void mmfree_pool_wait_back(unsigned long timeout);
+unsigned long mmfree_pool_help(struct mem_cgroup *memcg);
+long mmfree_pool_async_pages(struct mem_cgroup *memcg);
+void mmfree_pool_wait_back(struct mem_cgroup *memcg, unsigned long timeout);
 
 /* --- sym.c */
 

@@ -102,6 +102,7 @@ struct mmfree_gather {
 	struct task_struct *task;
 	struct mmu_gather *tlb;		/* the gather this context belongs to */
 	bool async;			/* its pages may stay in flight */
+	struct mem_cgroup *memcg;	/* async: the mm's, a reference */
 	bool killed;			/* its task was killed: wait each flush */
 	int flushing;			/* in our wrappers' call to flush tlb */
 	struct mmfree_waiter waiter;
@@ -279,6 +280,24 @@ static void mmfree_gather_check_killed(struct mmfree_gather *g)
 	}
 }
 
+/*
+ * The memcg an async gather's pages are charged to, with a reference: its
+ * task's, since an async gather is its own mm's.  Not the mm's owner's: a
+ * task's exit has set mm->owner to NULL before exit_mmap()
+ * (mm_update_next_owner()).  NULL if the memcg is on its way out.
+ */
+static struct mem_cgroup *mmfree_gather_memcg(void)
+{
+	struct mem_cgroup *memcg;
+
+	rcu_read_lock();
+	memcg = mem_cgroup_from_task(current);
+	if (memcg && !css_tryget(&memcg->css))
+		memcg = NULL;
+	rcu_read_unlock();
+	return memcg;
+}
+
 static struct mmfree_gather *mmfree_gather_open(struct mmu_gather *tlb)
 {
 	struct mmfree_gather *g;
@@ -290,6 +309,8 @@ static struct mmfree_gather *mmfree_gather_open(struct mmu_gather *tlb)
 	g->tlb = tlb;
 	g->async = mmfree_knob(MMFREE_KNOB_PAGEFREE_MODE) ==
 		   MMFREE_PAGEFREE_MODE_async && mmfree_tlb_own(tlb);
+	/* Whose pages an async item holds: a memcg OOM waits for its own. */
+	g->memcg = g->async ? mmfree_gather_memcg() : NULL;
 	g->killed = false;
 	mmfree_gather_check_killed(g);
 	g->flushing = 0;
@@ -324,6 +345,7 @@ static void mmfree_gather_close(struct mmfree_gather *g)
 	atomic_dec(&mmfree_nr_gathers);
 	spin_unlock(&mmfree_gathers_lock);
 	mmfree_pool_gather_end();
+	mem_cgroup_put(g->memcg);
 	kfree_rcu(g, rcu);
 }
 
@@ -556,7 +578,7 @@ static void mmfree_offload(struct mmfree_gather *g, void **entries,
 						pages);
 			mmfree_item_put_entries(item, run, end, pages);
 			mmfree_item_queue(item, g->async ? NULL : &g->waiter,
-					  page_to_nid(page));
+					  page_to_nid(page), g->memcg);
 		}
 		start += end;
 	}
@@ -642,13 +664,14 @@ static const nodemask_t *mmfree_oom_nodes(struct oom_control *oc)
 }
 
 /*
- * Pages in flight that could make room for @oc: for a memcg OOM all (they
- * may be the memcg's), else those on nodes the allocation may use.
+ * Pages in flight that could make room for @oc: for a memcg OOM those of
+ * the memcg's async items (a sync item's task is still freeing it), else
+ * those on nodes the allocation may use.
  */
 static long mmfree_oom_inflight(struct oom_control *oc)
 {
 	if (oc->memcg)
-		return mmfree_pool_inflight_pages();
+		return mmfree_pool_async_pages(oc->memcg);
 	return mmfree_pool_inflight_pages_on(mmfree_oom_nodes(oc));
 }
 
@@ -719,6 +742,8 @@ static bool mmfree_oom_zones_ok(struct oom_control *oc)
  * hog on their CPUs): the queued async items are freed here, and the
  * items workers have started (a few batches) are waited for
  * MMFREE_OOM_WAIT_MS at most.  Sync items are their waiters' to help.
+ * A memcg OOM frees and waits for its memcg's items only: a tenant does
+ * not pay for, or wait on, another's frees.
  */
 #define MMFREE_OOM_WAIT_MS	1000
 
@@ -732,8 +757,9 @@ static bool mmfree_oom_drained(struct oom_control *oc)
 	/* order -1: sysrq asked for a kill, not for memory. */
 	if (oc->order < 0 || !pages)
 		return false;
-	mmfree_stat_add(MMFREE_STAT_PAGEFREE_HELPED_PAGES, mmfree_pool_help());
-	mmfree_pool_wait_back(msecs_to_jiffies(MMFREE_OOM_WAIT_MS));
+	mmfree_stat_add(MMFREE_STAT_PAGEFREE_HELPED_PAGES,
+			mmfree_pool_help(memcg));
+	mmfree_pool_wait_back(memcg, msecs_to_jiffies(MMFREE_OOM_WAIT_MS));
 	if (!memcg)
 		progress = mmfree_oom_zones_ok(oc);
 	else

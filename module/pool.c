@@ -21,9 +21,10 @@
  * A sync item belongs to a waiter, the task that gathered its pages: the
  * waiter may take back (cancel_work()) and free itself any item no worker
  * has started, waits for the rest, and frees the items' memory.  An async
- * item belongs to the pool, which frees it after its pages; until a worker
- * starts it, it is on a list from which the OOM path takes items back the
- * same way (mmfree_pool_help()).
+ * item belongs to the pool, which frees it after its pages; until then it
+ * is on a list, with a reference to the memory cgroup of the address space
+ * its pages came from, so that a memcg OOM takes back (as a waiter does)
+ * and waits for that memcg's items only (mmfree_pool_help()).
  *
  * When the pages in flight fall to 0, pollers of their statistic's file
  * are woken (mmfree_stat_notify()): mmfreectl wait.
@@ -36,6 +37,7 @@
 #include <linux/kernel.h>
 #include <linux/ktime.h>
 #include <linux/list.h>
+#include <linux/memcontrol.h>
 #include <linux/mutex.h>
 #include <linux/nodemask.h>
 #include <linux/percpu.h>
@@ -52,6 +54,7 @@ struct mmfree_item {
 	struct work_struct work;
 	struct list_head node;		/* waiter->items, or mmfree_pool_async */
 	struct mmfree_waiter *waiter;	/* NULL: async */
+	struct mem_cgroup *memcg;	/* async: a reference, or NULL */
 	unsigned long pages;
 	int nid;			/* the pages' node */
 	unsigned int nr;
@@ -65,7 +68,7 @@ static atomic_long_t mmfree_pool_inflight = ATOMIC_LONG_INIT(0);
 static atomic_long_t *mmfree_pool_node_inflight;
 static atomic_t mmfree_pool_alloc_count = ATOMIC_INIT(0);
 static atomic_t mmfree_pool_items = ATOMIC_INIT(0);	/* queued or running */
-/* Async items no worker has started (newest last), and who waits for 0. */
+/* Async items queued or being freed (newest last), and who waits for them. */
 static LIST_HEAD(mmfree_pool_async);
 static DEFINE_SPINLOCK(mmfree_pool_async_lock);
 static DECLARE_WAIT_QUEUE_HEAD(mmfree_pool_back_wq);
@@ -129,18 +132,25 @@ static void mmfree_waiter_put(struct mmfree_waiter *w)
 		complete(&w->done);
 }
 
+/* An async item's end: off the list, its memcg let go, its memory freed. */
+static void mmfree_item_release(struct mmfree_item *item)
+{
+	spin_lock(&mmfree_pool_async_lock);
+	list_del(&item->node);
+	spin_unlock(&mmfree_pool_async_lock);
+	/* A memcg OOM may wait for this memcg's items. */
+	if (wq_has_sleeper(&mmfree_pool_back_wq))
+		wake_up_all(&mmfree_pool_back_wq);
+	mem_cgroup_put(item->memcg);
+	kmem_cache_free(mmfree_item_cache, item);
+}
+
 static void mmfree_item_workfn(struct work_struct *work)
 {
 	struct mmfree_item *item = container_of(work, struct mmfree_item, work);
 	struct mmfree_waiter *w = item->waiter;
 	u64 start = ktime_get_ns();
 
-	/* Started: no longer for mmfree_pool_help() to take back. */
-	if (!w) {
-		spin_lock(&mmfree_pool_async_lock);
-		list_del_init(&item->node);
-		spin_unlock(&mmfree_pool_async_lock);
-	}
 	mmfree_item_free_pages(item);
 	start = ktime_get_ns() - start;
 	mmfree_stat_add(MMFREE_STAT_PAGEFREE_OFFLOADED_PAGES, item->pages);
@@ -154,7 +164,7 @@ static void mmfree_item_workfn(struct work_struct *work)
 	if (w)
 		mmfree_waiter_put(w);
 	else
-		kmem_cache_free(mmfree_item_cache, item);
+		mmfree_item_release(item);
 }
 
 /**
@@ -162,13 +172,16 @@ static void mmfree_item_workfn(struct work_struct *work)
  * @item: filled by mmfree_item_put_entries()
  * @w: the waiter that will wait for it, or NULL (async)
  * @nid: node of the item's pages
+ * @memcg: async: the memcg the pages were unmapped from (a reference is
+ *	taken), or NULL
  */
 void mmfree_item_queue(struct mmfree_item *item, struct mmfree_waiter *w,
-		       int nid)
+		       int nid, struct mem_cgroup *memcg)
 {
 	INIT_WORK(&item->work, mmfree_item_workfn);
 	item->waiter = w;
 	item->nid = nid;
+	item->memcg = NULL;
 	atomic_long_add(item->pages, &mmfree_pool_inflight);
 	atomic_long_add(item->pages, &mmfree_pool_node_inflight[nid]);
 	atomic_inc(&mmfree_pool_items);
@@ -177,6 +190,10 @@ void mmfree_item_queue(struct mmfree_item *item, struct mmfree_waiter *w,
 		list_add_tail(&item->node, &w->items);
 		atomic_inc(&w->pending);
 	} else {
+		if (memcg) {
+			css_get(&memcg->css);
+			item->memcg = memcg;
+		}
 		/* Listed before a worker can start it, and free it. */
 		spin_lock(&mmfree_pool_async_lock);
 		list_add_tail(&item->node, &mmfree_pool_async);
@@ -248,8 +265,16 @@ unsigned long mmfree_waiter_finish(struct mmfree_waiter *w)
 	return helped;
 }
 
+/* Whether an async item's pages count for @memcg (NULL: for every memcg). */
+static bool mmfree_item_in(struct mmfree_item *item, struct mem_cgroup *memcg)
+{
+	return !memcg ||
+	       (item->memcg && mem_cgroup_is_descendant(item->memcg, memcg));
+}
+
 /**
- * mmfree_pool_help - free the async items no worker has started
+ * mmfree_pool_help - free the async items of a memcg no worker has started
+ * @memcg: the memcg whose items (and its descendants'), or NULL for all
  *
  * Takes them back from the workqueue (cancel_work(), as a sync waiter
  * does with its own) and frees them in the calling task, newest first:
@@ -259,49 +284,67 @@ unsigned long mmfree_waiter_finish(struct mmfree_waiter *w)
  *
  * Return: pages freed.
  */
-unsigned long mmfree_pool_help(void)
+unsigned long mmfree_pool_help(struct mem_cgroup *memcg)
 {
-	struct mmfree_item *item;
+	struct mmfree_item *item, *next;
 	unsigned long helped = 0;
-	bool mine;
+	LIST_HEAD(taken);
 
-	for (;;) {
-		u64 start = ktime_get_ns();
+	/*
+	 * Under the lock, so no item is freed meanwhile: a worker that
+	 * started one waits on the lock to unlist it, and cancel_work()
+	 * fails on it.
+	 */
+	spin_lock(&mmfree_pool_async_lock);
+	list_for_each_entry_safe_reverse(item, next, &mmfree_pool_async, node)
+		if (mmfree_item_in(item, memcg) && cancel_work(&item->work))
+			list_move_tail(&item->node, &taken);
+	spin_unlock(&mmfree_pool_async_lock);
 
-		spin_lock(&mmfree_pool_async_lock);
-		if (list_empty(&mmfree_pool_async)) {
-			spin_unlock(&mmfree_pool_async_lock);
-			break;
-		}
-		item = list_last_entry(&mmfree_pool_async, struct mmfree_item,
-				       node);
-		list_del_init(&item->node);
-		/*
-		 * Under the lock, so the item is not freed meanwhile: a worker
-		 * that started it waits on the lock to unlist it, and
-		 * cancel_work() then fails.
-		 */
-		mine = cancel_work(&item->work);
-		spin_unlock(&mmfree_pool_async_lock);
-		if (!mine)
-			continue;
-		helped += mmfree_item_free_taken(item, start);
-		kmem_cache_free(mmfree_item_cache, item);
+	list_for_each_entry_safe(item, next, &taken, node) {
+		helped += mmfree_item_free_taken(item, ktime_get_ns());
+		mmfree_item_release(item);
 		cond_resched();
 	}
 	return helped;
 }
 
 /**
- * mmfree_pool_wait_back - wait until no page is in flight, for a while
+ * mmfree_pool_async_pages - pages of a memcg's async items in flight
+ * @memcg: the memcg (and its descendants), or NULL for all
+ *
+ * Context: any; walks the list of async items under its lock.
+ */
+long mmfree_pool_async_pages(struct mem_cgroup *memcg)
+{
+	struct mmfree_item *item;
+	long pages = 0;
+
+	spin_lock(&mmfree_pool_async_lock);
+	list_for_each_entry(item, &mmfree_pool_async, node)
+		if (mmfree_item_in(item, memcg))
+			pages += item->pages;
+	spin_unlock(&mmfree_pool_async_lock);
+	return pages;
+}
+
+/**
+ * mmfree_pool_wait_back - wait until a memcg's pages are back, for a while
+ * @memcg: wait for its async items (and its descendants'); NULL: for every
+ *	page in flight
  * @timeout: jiffies at most
  *
  * Context: process context, sleeps uninterruptibly.
  */
-void mmfree_pool_wait_back(unsigned long timeout)
+void mmfree_pool_wait_back(struct mem_cgroup *memcg, unsigned long timeout)
 {
-	wait_event_timeout(mmfree_pool_back_wq,
-			   !atomic_long_read(&mmfree_pool_inflight), timeout);
+	if (memcg)
+		wait_event_timeout(mmfree_pool_back_wq,
+				   !mmfree_pool_async_pages(memcg), timeout);
+	else
+		wait_event_timeout(mmfree_pool_back_wq,
+				   !atomic_long_read(&mmfree_pool_inflight),
+				   timeout);
 }
 
 /* Whether the pool has work: it started on an idle CPU, which is its own. */
