@@ -138,7 +138,7 @@ const struct mmfree_stat_desc mmfree_stat_descs[MMFREE_NR_STATS] = {
 	[MMFREE_STAT_PAGEFREE_HELPED_PAGES] = {
 		.dir = "pagefree/stats", .name = "helped_pages",
 		.unit = MMFREE_STAT_FREED,
-		.help = "pages a task freed from queued work: its own, or any out of memory",
+		.help = "pages a task freed from queued work: its own, or its memcg's at an OOM",
 	},
 	[MMFREE_STAT_PAGEFREE_KILLED_PAGES] = {
 		.dir = "pagefree/stats", .name = "killed_pages",
