@@ -128,9 +128,13 @@ pf_show_workers() {
 # lifted (pf_cleanup puts it back) and, since 6.12, CPU 0's fair deadline
 # server is stopped, which would give fair tasks 5% of it.  Hold only for
 # a few seconds: CPU 0's RCU softirq work waits too, and 21 s of it is an
-# RCU stall (seen on 6.1 while a 1 GiB exit ran beside the hog).
+# RCU stall (seen on 6.1 while a 1 GiB exit ran beside the hog).  The
+# test's shell keeps to CPU 1 meanwhile: a child forked onto CPU 0 waits
+# there until CPU 1 pulls it (on 6.1 the listing of the workers took 20 s
+# after the hog started).
 FAIR_SERVER0=/sys/kernel/debug/sched/fair_server/cpu0/runtime
 PF_FAIR_ORIG=
+PF_SHELL_CPUS=
 pf_freeze_workers() {
 	pf_confine_workers
 	[ -n "$PF_RT_ORIG" ] || pf_lift_rt_throttle
@@ -138,9 +142,11 @@ pf_freeze_workers() {
 		PF_FAIR_ORIG=$(cat "$FAIR_SERVER0")
 		echo 0 >"$FAIR_SERVER0" || fail "stopping CPU 0's fair server"
 	fi
+	pf_show_workers
+	PF_SHELL_CPUS=$(taskset -pc $$ | sed 's/.*: //')
+	taskset -pc 1 $$ >/dev/null || fail "keeping the test's shell to CPU 1"
 	pf_bg chrt -f 1 taskset -c 0 pftest spin 600
 	sleep 0.2
-	pf_show_workers
 }
 
 # A CPU hog on every online CPU (stopped by pf_bg_stop).
@@ -164,6 +170,10 @@ pf_lift_rt_throttle() {
 
 pf_feed_workers() {
 	pf_bg_stop
+	if [ -n "$PF_SHELL_CPUS" ]; then
+		taskset -pc "$PF_SHELL_CPUS" $$ >/dev/null
+		PF_SHELL_CPUS=
+	fi
 	if [ -n "$PF_WQ_MASK_ORIG" ]; then
 		echo "$PF_WQ_MASK_ORIG" >"$WQ_MASK"
 		PF_WQ_MASK_ORIG=
