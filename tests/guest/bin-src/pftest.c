@@ -11,6 +11,10 @@
  *                                  NODE, munmap)
  *   pftest forkexit MB N           N x (fork a child that populates MB and
  *                                  exits; waitpid)
+ *   pftest exitat MB               fork a child that populates MB and exits;
+ *                                  print "exit from T" (its _exit()) and
+ *                                  "exit to T" (waitpid() returned),
+ *                                  CLOCK_MONOTONIC seconds
  *   pftest cow MB ROUNDS           fork/COW: parent and child write distinct
  *                                  patterns, one side exits or unmaps, the
  *                                  other verifies (all four combinations)
@@ -72,8 +76,11 @@
  *                                  only the pidfd is polled (nothing is
  *                                  asserted: async mode does not wait)
  *   pftest latency SECONDS         as cyclictest does: sleep 1 ms in a loop;
- *                                  print the wakeups and the longest time
- *                                  between two of them (µs)
+ *                                  print "latency: start T", then each gap
+ *                                  between two wakeups over 2 ms as it
+ *                                  ends ("gap T US": CLOCK_MONOTONIC end,
+ *                                  length), then the wakeups and the
+ *                                  longest gap (µs)
  *   pftest hog NODE MB             bound to NUMA node NODE, populate MB at a
  *                                  time until killed (the OOM killer)
  *   pftest spin SECONDS            burn CPU
@@ -389,6 +396,24 @@ static int do_forkexit(size_t len, long n)
 		}
 		bad |= reap(pid, "forkexit child");
 	}
+	return bad;
+}
+
+static int do_exitat(size_t len)
+{
+	pid_t pid;
+	int bad;
+
+	fflush(stdout);
+	pid = xfork();
+	if (!pid) {
+		map_anon(len, 1);
+		printf("exit from %.6f\n", now());
+		fflush(stdout);
+		_exit(0);
+	}
+	bad = reap(pid, "exitat child");
+	printf("exit to %.6f\n", now());
 	return bad;
 }
 
@@ -1501,12 +1526,19 @@ static int do_latency(long seconds)
 	double end = now() + seconds, last = now(), gap, worst = 0;
 	long wakeups = 0;
 
+	/* Flushed as they come: the caller may kill the loop. */
+	printf("latency: start %.6f\n", last);
+	fflush(stdout);
 	while (last < end) {
 		usleep(1000);
 		gap = now() - last;
 		last += gap;
 		if (gap > worst)
 			worst = gap;
+		if (gap > 0.002) {
+			printf("gap %.6f %.0f\n", last, gap * 1e6);
+			fflush(stdout);
+		}
 		wakeups++;
 	}
 	printf("latency: %ld wakeups, longest gap %.0f us\n", wakeups,
@@ -1531,6 +1563,7 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: pftest munmap|forkexit|split MB N | node MB N NODE | cow MB ROUNDS\n"
+		"       pftest exitat MB\n"
 		"       pftest file PATH MB ROUNDS\n"
 		"       pftest swap MB ROUNDS | thp MB | herd N MB exit|kill\n"
 		"       pftest threads MB T SECONDS | oom HOLDERS MB ROUNDS | spin SECONDS\n"
@@ -1554,6 +1587,8 @@ int main(int argc, char **argv)
 	if (!strcmp(c, "node") && argc == 5)
 		return do_node(arg(argv, 2, 1) << 20, arg(argv, 3, 1),
 			       arg(argv, 4, 0));
+	if (!strcmp(c, "exitat") && argc == 3)
+		return do_exitat(arg(argv, 2, 1) << 20);
 	if (!strcmp(c, "forkexit") && argc == 4)
 		return do_forkexit(arg(argv, 2, 1) << 20, arg(argv, 3, 1));
 	if (!strcmp(c, "split") && argc == 4)
