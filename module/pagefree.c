@@ -102,7 +102,7 @@ struct mmfree_gather {
 	struct task_struct *task;
 	struct mmu_gather *tlb;		/* the gather this context belongs to */
 	bool async;			/* its pages may stay in flight */
-	struct mem_cgroup *memcg;	/* async: the mm's, a reference */
+	struct mem_cgroup *memcg;	/* async: its task's, a reference */
 	bool killed;			/* its task was killed: wait each flush */
 	int flushing;			/* in our wrappers' call to flush tlb */
 	struct mmfree_waiter waiter;

@@ -22,8 +22,8 @@
  * waiter may take back (cancel_work()) and free itself any item no worker
  * has started, waits for the rest, and frees the items' memory.  An async
  * item belongs to the pool, which frees it after its pages; until then it
- * is on a list, with a reference to the memory cgroup of the address space
- * its pages came from, so that a memcg OOM takes back (as a waiter does)
+ * is on a list, with a reference to the memory cgroup of the task that
+ * unmapped its pages, so that a memcg OOM takes back (as a waiter does)
  * and waits for that memcg's items only (mmfree_pool_help()).
  *
  * When the pages in flight fall to 0, pollers of their statistic's file
@@ -172,8 +172,8 @@ static void mmfree_item_workfn(struct work_struct *work)
  * @item: filled by mmfree_item_put_entries()
  * @w: the waiter that will wait for it, or NULL (async)
  * @nid: node of the item's pages
- * @memcg: async: the memcg the pages were unmapped from (a reference is
- *	taken), or NULL
+ * @memcg: async: the memcg of the task that unmapped the pages (a
+ *	reference is taken), or NULL
  */
 void mmfree_item_queue(struct mmfree_item *item, struct mmfree_waiter *w,
 		       int nid, struct mem_cgroup *memcg)
