@@ -132,12 +132,9 @@ static void mmfree_waiter_put(struct mmfree_waiter *w)
 		complete(&w->done);
 }
 
-/* An async item's end: off the list, its memcg let go, its memory freed. */
+/* An async item's end, once off the list: its memcg let go, its memory freed. */
 static void mmfree_item_release(struct mmfree_item *item)
 {
-	spin_lock(&mmfree_pool_async_lock);
-	list_del(&item->node);
-	spin_unlock(&mmfree_pool_async_lock);
 	/* A memcg OOM may wait for this memcg's items. */
 	if (wq_has_sleeper(&mmfree_pool_back_wq))
 		wake_up_all(&mmfree_pool_back_wq);
@@ -161,10 +158,14 @@ static void mmfree_item_workfn(struct work_struct *work)
 	trace_mmfree_item_freed(item->pages, item->nid, start, false);
 	atomic_dec(&mmfree_pool_items);
 	/* A sync item's memory is its waiter's: hands off after this. */
-	if (w)
+	if (w) {
 		mmfree_waiter_put(w);
-	else
-		mmfree_item_release(item);
+		return;
+	}
+	spin_lock(&mmfree_pool_async_lock);
+	list_del(&item->node);
+	spin_unlock(&mmfree_pool_async_lock);
+	mmfree_item_release(item);
 }
 
 /**
@@ -313,7 +314,7 @@ unsigned long mmfree_pool_help(struct mem_cgroup *memcg)
  * mmfree_pool_async_pages - pages of a memcg's async items in flight
  * @memcg: the memcg (and its descendants), or NULL for all
  *
- * Context: any; walks the list of async items under its lock.
+ * Context: process context; walks the list of async items under its lock.
  */
 long mmfree_pool_async_pages(struct mem_cgroup *memcg)
 {
@@ -328,6 +329,14 @@ long mmfree_pool_async_pages(struct mem_cgroup *memcg)
 	return pages;
 }
 
+/* Whether what mmfree_pool_wait_back() waits for is back. */
+static bool mmfree_pool_back(struct mem_cgroup *memcg)
+{
+	if (memcg)
+		return !mmfree_pool_async_pages(memcg);
+	return !atomic_long_read(&mmfree_pool_inflight);
+}
+
 /**
  * mmfree_pool_wait_back - wait until a memcg's pages are back, for a while
  * @memcg: wait for its async items (and its descendants'); NULL: for every
@@ -338,13 +347,8 @@ long mmfree_pool_async_pages(struct mem_cgroup *memcg)
  */
 void mmfree_pool_wait_back(struct mem_cgroup *memcg, unsigned long timeout)
 {
-	if (memcg)
-		wait_event_timeout(mmfree_pool_back_wq,
-				   !mmfree_pool_async_pages(memcg), timeout);
-	else
-		wait_event_timeout(mmfree_pool_back_wq,
-				   !atomic_long_read(&mmfree_pool_inflight),
-				   timeout);
+	wait_event_timeout(mmfree_pool_back_wq, mmfree_pool_back(memcg),
+			   timeout);
 }
 
 /* Whether the pool has work: it started on an idle CPU, which is its own. */
