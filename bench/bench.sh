@@ -5,7 +5,8 @@
 # build/bench/ and printed.
 #
 #   bench/bench.sh [--kernel ID|KVER[,...]] [--quick] [--percpu-only |
-#                    --pagefree-only | --peers-only] [--a PARENTS]
+#                    --pagefree-only | --peers-only | --floors-only]
+#                    [--a PARENTS]
 #                    [--b CGROUPS] [--churn SECONDS] [--pf-reps N]
 #                    [--pf-sizes MB,MB,...] [--peers-reps N]
 #                    [--peers-sizes MB,MB,...] [--peers-mb MB]
@@ -19,6 +20,10 @@
 #                 1024 MiB, 3 repetitions
 # --percpu-only, --pagefree-only, --peers-only
 #                 run one part only
+# --floors-only   the knob floors only (not part of the full run): what
+#                 the smallest pagefree/min_pages and percpu/interval_ms
+#                 cost (bench/guest/bench-floors.sh), printed and written
+#                 to build/bench/floors-KVER.md; about 10 minutes a kernel
 # --a, --b        percpu: shrink the patterns (default 1000 parents x 10
 #                 children, and 11000 flat cgroups): under TCG, creating
 #                 memory cgroups with 64 possible CPUs takes minutes per
@@ -67,7 +72,7 @@ while (($#)); do
 	case "$1" in
 	--kernel) kernel=${2:?}; shift 2 ;;
 	--quick) quick=1; shift ;;
-	--percpu-only | --pagefree-only | --peers-only)
+	--percpu-only | --pagefree-only | --peers-only | --floors-only)
 		[[ -z $only ]] || { echo "bench.sh: $only and $1 exclude each other" >&2; exit 2; }
 		only=$1; shift ;;
 	--a) a=${2:?}; shift 2 ;;
@@ -82,11 +87,12 @@ while (($#)); do
 	*) usage_error "unknown argument $1" ;;
 	esac
 done
-percpu=1 pagefree=1 peers=1
+percpu=1 pagefree=1 peers=1 floors=0
 case "$only" in
 --percpu-only) pagefree=0 peers=0 ;;
 --pagefree-only) percpu=0 peers=0 ;;
 --peers-only) percpu=0 pagefree=0 ;;
+--floors-only) percpu=0 pagefree=0 peers=0 floors=1 ;;
 esac
 if ((quick)); then
 	a=${a:-100} b=${b:-1100} churn=${churn:-20}
@@ -115,7 +121,7 @@ out=$top/build/bench
 mkdir -p "$out"
 
 # The guest's programs (pfbench) go into /mmfree through build/guest-bin.
-if ((pagefree || peers)); then
+if ((pagefree || peers || floors)); then
 	"$top/scripts/guest-bin.sh"
 fi
 
@@ -165,6 +171,21 @@ for kver in $("$top/scripts/kernels.sh" --releases ${kernel//,/ }); do
 			echo "## Percpu, $kver"
 			echo
 			sed -n 's/^# //p' "$top/build/logs/$kver.ktap" | grep -v '^\['
+		} >"$report"
+		cat "$report"
+		echo
+	fi
+
+	if ((floors)); then
+		# One CPU for the timed ops, the other idle: multi-threaded TCG.
+		MMFREE_TCG_THREAD=multi "$top/tests/vm.sh" --kernel "$kver" \
+			--module "$module" --script bench-floors --smp 64 \
+			--append maxcpus=2 --mem 3G --timeout 3600 >/dev/null || rc=1
+		report=$out/floors-$kver.md
+		{
+			echo "## Knob floors, $kver"
+			echo
+			guest_lines "$kver" '^(PF|==|\|)'
 		} >"$report"
 		cat "$report"
 		echo

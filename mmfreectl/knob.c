@@ -92,7 +92,7 @@ static int knob_parse_number(const struct mmfree_knob_desc *d, const char *s,
 		if (v > d->max)
 			return -1;
 	}
-	if (v < d->min)
+	if (v < d->min && !(v == 0 && d->off))
 		return -1;
 	*val = v;
 	return 0;
@@ -155,6 +155,8 @@ const char *ctl_knob_range(const struct mmfree_knob_desc *d, char *buf,
 {
 	if (d->names)
 		knob_names(d, "|", buf, size);
+	else if (d->off)
+		snprintf(buf, size, "0|%u-%u", d->min, d->max);
 	else
 		snprintf(buf, size, "%u-%u", d->min, d->max);
 	return buf;
@@ -170,8 +172,9 @@ void ctl_bad_value_msg(const struct mmfree_knob_desc *d, const char *name,
 	char names[256];
 
 	if (!d->names) {
-		warnx("invalid value '%s' for %s%s: expected an integer from %u to %u",
-		      s, name, where, d->min, d->max);
+		warnx("invalid value '%s' for %s%s: expected %san integer from %u to %u",
+		      s, name, where, d->off ? "0 (off) or " : "", d->min,
+		      d->max);
 		return;
 	}
 	knob_names(d, ", ", names, sizeof(names));

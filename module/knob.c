@@ -18,8 +18,8 @@ unsigned int mmfree_knob_vals[MMFREE_NR_KNOBS];
 /**
  * mmfree_knob_parse - a knob's value from what a user wrote
  * @id: the knob
- * @buf: one of the knob's names, or decimal digits within its limits;
- *	 an optional trailing newline
+ * @buf: one of the knob's names, or decimal digits within its limits (or
+ *	 0 for a knob that 0 turns off); an optional trailing newline
  * @val: the value, on success
  *
  * Return: 0 or -EINVAL.
@@ -37,6 +37,8 @@ int mmfree_knob_parse(enum mmfree_knob_id id, const char *buf,
 	}
 	if (!isdigit(buf[0]) || kstrtouint(buf, 10, val))
 		return -EINVAL;
+	if (*val == 0 && desc->off)
+		return 0;
 	if (*val < desc->min || *val > desc->max)
 		return -EINVAL;
 	return 0;

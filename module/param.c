@@ -32,6 +32,9 @@ static int mmfree_param_set(const char *buf, const struct kernel_param *kp)
 		if (desc->names)
 			pr_err("invalid value '%s' for parameter %s: expected %s or %s\n",
 			       buf, kp->name, desc->names[0], desc->names[1]);
+		else if (desc->off)
+			pr_err("invalid value '%s' for parameter %s: expected 0 (off) or an integer from %u to %u\n",
+			       buf, kp->name, desc->min, desc->max);
 		else
 			pr_err("invalid value '%s' for parameter %s: expected an integer from %u to %u\n",
 			       buf, kp->name, desc->min, desc->max);
@@ -71,11 +74,15 @@ void mmfree_knobs_init(void)
 	MMFREE_PARAM(name, id, h " (" #lo "-" #hi ", default " #d ")")
 #define MMFREE_PARAM_NUM(id, dir, name, d, lo, hi, h)			\
 	MMFREE_PARAM(dir##_##name, id, h " (" #lo "-" #hi ", default " #d ")")
+#define MMFREE_PARAM_OFF(id, dir, name, d, lo, hi, h)			\
+	MMFREE_PARAM(dir##_##name, id,					\
+		     h " (0 or " #lo "-" #hi ", default " #d ")")
 #define MMFREE_PARAM_NAMED(id, dir, name, first, second, h)		\
 	MMFREE_PARAM(dir##_##name, id,					\
 		     h " (" #first " or " #second ", default " #first ")")
 
-MMFREE_KNOBS(MMFREE_PARAM_TOP, MMFREE_PARAM_NUM, MMFREE_PARAM_NAMED)
+MMFREE_KNOBS(MMFREE_PARAM_TOP, MMFREE_PARAM_NUM, MMFREE_PARAM_OFF,
+	     MMFREE_PARAM_NAMED)
 
 /* Opting in to a kernel series mmfree was not run on (main.c). */
 bool mmfree_untested_kernel;

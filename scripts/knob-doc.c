@@ -54,8 +54,8 @@ static void readme(void)
 			printf("| `%s` | `%s` | `%s`, `%s` | ", d->path,
 			       d->names[d->def], d->names[0], d->names[1]);
 		else
-			printf("| `%s` | %u | %u-%u | ", d->path, d->def,
-			       d->min, d->max);
+			printf("| `%s` | %u | %s%u-%u | ", d->path, d->def,
+			       d->off ? "0 (off), " : "", d->min, d->max);
 		printf("%s |\n", d->help);
 	}
 }
@@ -77,8 +77,8 @@ static void man(void)
 			printf("Default\n.BR %s ,\nnames\n.B %s\nand\n.BR %s .\n",
 			       d->names[d->def], d->names[0], d->names[1]);
 		else
-			printf("Default %u, range %u\\-%u.\n", d->def, d->min,
-			       d->max);
+			printf("Default %u, range %s%u\\-%u.\n", d->def,
+			       d->off ? "0 (off) or " : "", d->min, d->max);
 	}
 }
 
@@ -129,7 +129,8 @@ static void modprobe(void)
 				 d->names[0], d->names[1]);
 			snprintf(def, sizeof(def), "%s", d->names[d->def]);
 		} else {
-			snprintf(range, sizeof(range), "%u-%u", d->min, d->max);
+			snprintf(range, sizeof(range), "%s%u-%u",
+				 d->off ? "0 or " : "", d->min, d->max);
 			snprintf(def, sizeof(def), "%u", d->def);
 		}
 		option(param, d->help, range, def);

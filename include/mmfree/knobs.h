@@ -13,6 +13,8 @@
  *
  *   TOP(ID, NAME, DEFAULT, MIN, MAX, HELP)	NAME, parameter NAME
  *   NUM(ID, DIR, NAME, DEFAULT, MIN, MAX, HELP)	DIR/NAME, parameter DIR_NAME
+ *   OFF(ID, DIR, NAME, DEFAULT, MIN, MAX, HELP)	DIR/NAME taking 0 (off) or
+ *						MIN..MAX
  *   NAMED(ID, DIR, NAME, FIRST, SECOND, HELP)	DIR/NAME taking FIRST (the
  *						default, value 0) or SECOND;
  *						MMFREE_ID_FIRST names value 0
@@ -25,9 +27,13 @@
 #ifndef _MMFREE_KNOBS_H
 #define _MMFREE_KNOBS_H
 
+#ifndef __KERNEL__
+#include <stdbool.h>
+#endif
+
 #define MMFREE_SYSFS_DIR	"/sys/kernel/mmfree"
 
-#define MMFREE_KNOBS(TOP, NUM, NAMED)					\
+#define MMFREE_KNOBS(TOP, NUM, OFF, NAMED)				\
 	TOP(ENABLED, enabled, 1, 0, 1,					\
 	    "master switch: 0 detaches every feature, 1 lets them run")	\
 	NUM(PERCPU_ENABLED, percpu, enabled, 1, 0, 1,			\
@@ -40,7 +46,8 @@
 	NUM(PERCPU_KEEP_EMPTY_PAGES, percpu, keep_empty_pages, 4, 4, 65536, \
 	    "empty populated pages kept system wide for atomic "	\
 	    "allocations; the kernel itself never goes below 4")	\
-	NUM(PERCPU_INTERVAL_MS, percpu, interval_ms, 0, 0, 3600000,	\
+	/* A run every MIN ms costs under 0.1% of a CPU (bench-floors). */ \
+	OFF(PERCPU_INTERVAL_MS, percpu, interval_ms, 0, 100, 3600000,	\
 	    "periodic rescan in milliseconds; 0: only when percpu frees " \
 	    "trigger one (1 s after they stop, at most 10 s after the "	\
 	    "first)")							\
@@ -59,7 +66,8 @@
 	NUM(PAGEFREE_BATCH_PAGES, pagefree, batch_pages, 512, 16, 512,	\
 	    "base pages per work item (a huge page counts all its "	\
 	    "pages; an item holds one gathered entry at least)")	\
-	NUM(PAGEFREE_MIN_PAGES, pagefree, min_pages, 1024, 0, 1073741824, \
+	/* Below 256, pooling a gather costs over 25% more (bench-floors). */ \
+	NUM(PAGEFREE_MIN_PAGES, pagefree, min_pages, 1024, 256, 1073741824, \
 	    "a gather holding fewer base pages when first flushed is "	\
 	    "freed inline, by the task itself")				\
 	NUM(PAGEFREE_IDLE_ONLY, pagefree, idle_only, 1, 0, 1,		\
@@ -86,18 +94,21 @@
 	enum { MMFREE_##id##_##first, MMFREE_##id##_##second };
 
 enum mmfree_knob_id {
-	MMFREE_KNOBS(MMFREE_KNOB_ID, MMFREE_KNOB_ID, MMFREE_KNOB_ID)
+	MMFREE_KNOBS(MMFREE_KNOB_ID, MMFREE_KNOB_ID, MMFREE_KNOB_ID,
+		     MMFREE_KNOB_ID)
 	MMFREE_NR_KNOBS
 };
 
 /* The values of the knobs with names: MMFREE_PAGEFREE_MODE_async. */
-MMFREE_KNOBS(MMFREE_KNOB_NO_VALUES, MMFREE_KNOB_NO_VALUES, MMFREE_KNOB_VALUES)
+MMFREE_KNOBS(MMFREE_KNOB_NO_VALUES, MMFREE_KNOB_NO_VALUES,
+	     MMFREE_KNOB_NO_VALUES, MMFREE_KNOB_VALUES)
 
 struct mmfree_knob_desc {
 	const char *path;
 	unsigned int def;
 	unsigned int min;
 	unsigned int max;
+	bool off;			/* 0 is a value too: off */
 	const char *const *names;	/* NULL, or max + 1 names */
 	const char *help;
 };
@@ -119,6 +130,11 @@ extern const struct mmfree_knob_desc mmfree_knob_descs[MMFREE_NR_KNOBS];
 		.path = #dir "/" #name, .def = d, .min = lo, .max = hi,	\
 		.help = h,						\
 	},
+#define MMFREE_KNOB_DESC_OFF(id, dir, name, d, lo, hi, h)		\
+	[MMFREE_KNOB_##id] = {						\
+		.path = #dir "/" #name, .def = d, .min = lo, .max = hi,	\
+		.off = true, .help = h,					\
+	},
 #define MMFREE_KNOB_DESC_NAMED(id, dir, name, first, second, h)	\
 	[MMFREE_KNOB_##id] = {						\
 		.path = #dir "/" #name, .def = 0, .min = 0, .max = 1,	\
@@ -128,7 +144,7 @@ extern const struct mmfree_knob_desc mmfree_knob_descs[MMFREE_NR_KNOBS];
 
 const struct mmfree_knob_desc mmfree_knob_descs[MMFREE_NR_KNOBS] = {
 	MMFREE_KNOBS(MMFREE_KNOB_DESC_TOP, MMFREE_KNOB_DESC_NUM,
-		     MMFREE_KNOB_DESC_NAMED)
+		     MMFREE_KNOB_DESC_OFF, MMFREE_KNOB_DESC_NAMED)
 };
 #endif
 

@@ -57,6 +57,14 @@ static void test_number(const struct mmfree_knob_desc *d)
 	expect_parsef(d, false, 0, "%llu", max1);
 	if (d->min > 0)
 		expect_parsef(d, false, 0, "%u", d->min - 1);
+	/* 0 turns such a knob off; otherwise 0 is below a positive min. */
+	if (d->off) {
+		expect_parse(d, "0", true, 0);
+		expect_parse(d, "00", true, 0);
+		expect_parsef(d, false, 0, "%u", 1);
+	} else if (d->min > 0) {
+		expect_parse(d, "0", false, 0);
+	}
 	expect_parse(d, "", false, 0);
 	expect_parsef(d, false, 0, "+%u", d->min);
 	expect_parsef(d, false, 0, "-%u", d->min);
@@ -70,7 +78,8 @@ static void test_number(const struct mmfree_knob_desc *d)
 	expect_parsef(d, false, 0, "%llu", (1ULL << 32) + d->min);
 	expect_parse(d, "99999999999999999999999999", false, 0);
 
-	snprintf(want, sizeof(want), "%u-%u", d->min, d->max);
+	snprintf(want, sizeof(want), "%s%u-%u", d->off ? "0|" : "", d->min,
+		 d->max);
 	ktap_streq(ctl_knob_range(d, range, sizeof(range)), want, "%s range",
 		   d->path);
 }
@@ -110,8 +119,12 @@ static void test_table(const struct mmfree_knob_desc *d)
 	unsigned int val = UNSET;
 	char buf[16], param[128];
 
-	ktap_result(d->min <= d->def && d->def <= d->max,
+	ktap_result((d->min <= d->def && d->def <= d->max) ||
+		    (d->off && d->def == 0),
 		    "%s default within its limits", d->path);
+	/* 0 must not be both "off" and a value within the limits. */
+	ktap_result(!d->off || d->min > 1, "%s: off is not in its range",
+		    d->path);
 	/* Its default, formatted as sysfs shows it, reads back. */
 	ctl_knob_parse(d, ctl_knob_format(d, d->def, buf, sizeof(buf)), &val);
 	ktap_result(val == d->def, "%s default reads back", d->path);

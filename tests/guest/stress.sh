@@ -327,7 +327,7 @@ while [ "$(date +%s)" -lt $end ] && kill -0 $SNG 2>/dev/null; do
 	1) setk percpu/enabled "$(pick $r 1 1 0)" ;;
 	2) setk percpu/min_empty_pages "$(pick $r 1 4 64 1024)"
 	   setk percpu/keep_empty_pages "$(pick $r 4 16 256)" ;;
-	3) setk percpu/interval_ms "$(pick $r 0 50 1000 0)" ;;
+	3) setk percpu/interval_ms "$(pick $r 0 100 1000 0)" ;;
 	4 | 12)
 		if e=$(knob_write percpu/reclaim 1); then
 			reclaims=$((reclaims + 1))
@@ -340,7 +340,7 @@ while [ "$(date +%s)" -lt $end ] && kill -0 $SNG 2>/dev/null; do
 	5) setk pagefree/mode "$(pick $r async sync)" ;;
 	6) setk pagefree/workers "$(pick $r 1 2 4 512 3)" ;;
 	8) setk pagefree/batch_pages "$(pick $r 16 64 512 100)" ;;
-	9) setk pagefree/min_pages "$(pick $r 0 16 0 1024 64)" ;;
+	9) setk pagefree/min_pages "$(pick $r 256 300 256 1024 512)" ;;
 	10) setk pagefree/idle_only "$(pick $r 0 0 1)" ;;
 	11) setk pagefree/max_inflight_pages "$(pick $r 512 65536 1048576)" ;;
 	14)
@@ -363,8 +363,8 @@ while [ "$(date +%s)" -lt $end ] && kill -0 $SNG 2>/dev/null; do
 		if ! e=$(modprobe -r mmfree 2>&1); then
 			err "modprobe -r mmfree: $e"
 		else
-			p=$(pick $((s / 8)) "pagefree_mode=async pagefree_min_pages=0 pagefree_idle_only=0 test_fail_alloc=3" \
-				"pagefree_mode=sync pagefree_batch_pages=64 pagefree_min_pages=16 pagefree_idle_only=0 test_fail_alloc=5" \
+			p=$(pick $((s / 8)) "pagefree_mode=async pagefree_min_pages=256 pagefree_idle_only=0 test_fail_alloc=3" \
+				"pagefree_mode=sync pagefree_batch_pages=64 pagefree_min_pages=256 pagefree_idle_only=0 test_fail_alloc=5" \
 				"" "pagefree_workers=1 pagefree_mode=async percpu_interval_ms=100 pagefree_idle_only=0")
 			# shellcheck disable=SC2086
 			if e=$(modprobe mmfree $p 2>&1); then

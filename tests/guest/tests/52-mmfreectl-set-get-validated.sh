@@ -25,11 +25,11 @@ knobs='enabled 0 2
 percpu/enabled 0 2
 percpu/min_empty_pages 7 0 65537
 percpu/keep_empty_pages 9 3 65537
-percpu/interval_ms 1234 3600001 4294967296
+percpu/interval_ms 1234 1 99 3600001 4294967296
 pagefree/enabled 0 2
 pagefree/workers 2 0 513
 pagefree/batch_pages 16 15 513
-pagefree/min_pages 4096 1073741825 4294967296
+pagefree/min_pages 4096 0 255 1073741825 4294967296
 pagefree/idle_only 0 2
 pagefree/max_inflight_pages 4096 511 1073741825'
 
@@ -53,7 +53,10 @@ echo "$knobs" | {
 		for b in $bad -1 abc 0x1 1.0 +1 "" " 1" "1 " 1e3 \
 			 99999999999999999999; do
 			ctl_usage set "$k" "$b"
-			assert_contains "$err" "invalid value '$b' for $k: expected an integer from" \
+			# 0 turns interval_ms off: no other value below its floor.
+			exp="an integer from"
+			[ "$k" != percpu/interval_ms ] || exp="0 (off) or $exp"
+			assert_contains "$err" "invalid value '$b' for $k: expected $exp" \
 				"set $k '$b' message"
 			assert_eq "$(knob "$k")" "$old" "$k after set '$b'"
 		done

@@ -4,8 +4,8 @@
 # then one side exits or unmaps and the other, after reallocating and
 # overwriting as much memory as was freed, finds its pattern intact (all
 # four combinations of parent/child and exit/munmap; pftest cow).  In
-# sync and async mode, and in async with every gather offloaded in
-# 16-page items.
+# sync and async mode, and in async with every gather of 256 pages or
+# more (min_pages at its floor) offloaded in 16-page items.
 MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
 # shellcheck source=../lib.sh
 . "$MMFREE_GUEST/lib.sh"
@@ -16,7 +16,7 @@ rounds=${PF_COW_ROUNDS:-8}
 
 for pass in sync async async-small; do
 	case $pass in
-	async-small) pf_load pagefree_mode=async pagefree_min_pages=0 pagefree_batch_pages=16 pagefree_workers=8 ;;
+	async-small) pf_load pagefree_mode=async pagefree_min_pages=256 pagefree_batch_pages=16 pagefree_workers=8 ;;
 	*) pf_load pagefree_mode=$pass ;;
 	esac
 	pf_snap

@@ -7,8 +7,8 @@
 # parent maps the same size with MAP_POPULATE the moment waitpid returns;
 # the parent maps, touches and unmaps it and HugePages_Free is back at
 # once; a SysV SHM_HUGETLB segment the same.  Stock, then sync and async
-# with every gather pooled (min_pages=0) and the pool's workers starved,
-# so that anything left to them would still be in flight.  (Async used to
+# with min_pages at its floor (256) and the pool's workers starved, so
+# that anything left to them would still be in flight.  (Async used to
 # fail: ENOMEM on the new mapping.)
 MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
 # shellcheck source=../lib.sh
@@ -35,7 +35,7 @@ echo $((mb / 2)) >$HP
 unload
 pftest hugetlb $mb $rounds || fail "stock: hugetlb memory not back at once"
 for mode in async sync; do
-	pf_load pagefree_mode=$mode pagefree_min_pages=0 pagefree_idle_only=0
+	pf_load pagefree_mode=$mode pagefree_min_pages=256 pagefree_idle_only=0
 	pf_snap
 	pf_starve_workers
 	out=$(taskset -c 1 pftest hugetlb $mb $rounds 2>&1)

@@ -4,8 +4,11 @@
 # makes try_to_migrate_one() run tlb_gather_mmu_vma() and
 # tlb_finish_mmu() under the page table lock (the hugetlb PMD unshare
 # that Debian's 6.1 and 6.12 carry).  mmfree redirects every
-# tlb_finish_mmu(); with every gather pooled (min_pages=0), in sync and
-# async mode, it must neither open a context nor wait there: 32 MiB moved
+# tlb_finish_mmu(); with min_pages at its floor (256), in sync and async
+# mode, it must neither open a context nor wait there (such a gather
+# holds no page: the floor alone keeps it out of the pool, and
+# mmfree_gather_try_open() refuses where the kernel may not sleep, for a
+# gather that would hold pages): 32 MiB moved
 # to node 1 and back 5 times while another mapping holds the pages, the
 # data intact, the gathers seen (function trace), no "scheduling while
 # atomic" or other splat.  No task can start a gather inside another on
@@ -42,7 +45,7 @@ for mode in stock sync async; do
 	if [ $mode = stock ]; then
 		unload
 	else
-		pf_load pagefree_mode=$mode pagefree_min_pages=0 pagefree_idle_only=0
+		pf_load pagefree_mode=$mode pagefree_min_pages=256 pagefree_idle_only=0
 	fi
 	trace_functions tlb_gather_mmu_vma || skip "cannot trace tlb_gather_mmu_vma"
 	trace_start

@@ -44,7 +44,7 @@ while [ $i -lt "$steps" ]; do
 	1) pf_knob workers 1 ;;
 	2) pf_knob enabled 0 ;;
 	3) pf_knob enabled 1 ;;
-	4) pf_knob batch_pages 16; pf_knob min_pages 0 ;;
+	4) pf_knob batch_pages 16; pf_knob min_pages 256 ;;
 	5) knob_write enabled 0 || fail "enabled = 0 refused" ;;
 	6) knob_write enabled 1 || fail "enabled = 1 refused"; pf_knob mode sync ;;
 	7) pf_knob workers 512; pf_knob batch_pages 512; pf_knob min_pages 1024 ;;
@@ -54,7 +54,7 @@ while [ $i -lt "$steps" ]; do
 		unload
 		reloads=$((reloads + 1))
 		if [ $((reloads % 2)) = 1 ]; then
-			load pagefree_mode=async pagefree_min_pages=0 pagefree_workers=2
+			load pagefree_mode=async pagefree_min_pages=256 pagefree_workers=2
 		else
 			load pagefree_mode=sync pagefree_batch_pages=64
 		fi
