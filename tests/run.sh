@@ -51,15 +51,17 @@ while (($#)); do
 	esac
 done
 
-# Tests that declare "# needs: numa=2" (tests/guest/runner.sh) run in a
-# second boot with two NUMA nodes; the names of those --test selects.
+# Tests that declare "# needs: numa=2" or "# needs: cma"
+# (tests/guest/runner.sh) run in a second boot with two NUMA nodes and a
+# CMA area (cma=256M: sid's kernel has CMA, Debian's 6.1 and 6.12 do not
+# and ignore it); the names of those --test selects.
 # Test names (from their files on stdin) that --test selects: those that
 # contain it, or one of its comma-separated words.
 test_names() {
 	sed -E 's|.*/[0-9]+-||; s|\.sh$||' | grep -F -e "${test//,/$'\n'}" || true
 }
 selected=$(printf '%s\n' "$root"/tests/guest/tests/*.sh | test_names)
-numa_tests=$(grep -l '^# needs:.*numa=2' "$root"/tests/guest/tests/*.sh | test_names)
+numa_tests=$(grep -lE '^# needs:.*(numa=2|\<cma\>)' "$root"/tests/guest/tests/*.sh | test_names)
 pkg_tests=$(grep -l '^# needs:.*packages' "$root"/tests/guest/tests/*.sh | test_names)
 rt_tests=$(grep -lx '# needs: rt' "$root"/tests/guest/tests/*.sh | test_names)
 # Whether the package test runs (on the kernels the matrix marks
@@ -235,7 +237,7 @@ queue_boots() {	# i
 		echo "$w $1 main$(quote "${args[@]}" "${vmargs[@]}")"
 	fi
 	((!numa)) || echo "200 $1 numa$(quote ${test:+--test "$test"} --numa 2 --smp 2 \
-		--append mmfree_needs=numa "${vmargs[@]}")"
+		--append mmfree_needs=numa --append cma=256M "${vmargs[@]}")"
 	# The package rootfs lives in the guest's RAM (up to 900 MB
 	# unpacked) beside the README's 2 GiB workload: 5 GiB.
 	((!pkg)) || echo "450 $1 packages$(quote ${test:+--test "$test"} --rootfs packages --mem 5G \

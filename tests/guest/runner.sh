@@ -5,11 +5,13 @@
 # mmfree_test= on the kernel command line) keeps only the tests whose
 # name contains it (or one of its comma-separated words).
 # A test declares what the machine must have in a line "# needs: numa=N"
-# (N NUMA nodes), "# needs: packages" (the package test's root
+# (N NUMA nodes), "# needs: cma" (a CMA area: the 2-node boot has one),
+# "# needs: packages" (the package test's root
 # filesystem: DKMS, a compiler, headers, no module installed) or "# needs:
 # rt" (a PREEMPT_RT kernel).  With MMFREE_NEEDS=numa, =packages or =rt
-# (mmfree_needs= on the kernel command line: the 2-node, package and RT
-# boots of tests/run.sh) only such tests run; otherwise a test whose
+# (mmfree_needs= on the kernel command line: the 2-node boot, with its
+# CMA area, and the package and RT boots of tests/run.sh) only such tests
+# run; otherwise a test whose
 # needs this machine does not meet is skipped.
 # A test marked "# runs: once" does not depend on the kernel (the
 # mmfreectl tool, the sysfs surface): tests/run.sh runs it on the first
@@ -38,6 +40,11 @@ numa_need() {
 	sed -n 's/^# needs:.*numa=\([0-9]*\).*/\1/p' "$1" | head -n 1 | grep . || echo 0
 }
 
+# Whether a test needs the boot with a CMA area (cma= on the command line).
+cma_need() {
+	grep -qE '^# needs:.*\<cma\>' "$1"
+}
+
 # "packages" or "rt" if a test needs that boot of its own.
 pkg_need() {
 	sed -n 's/^# needs:.*\(packages\|rt\).*/\1/p' "$1" | head -n 1
@@ -61,7 +68,7 @@ for t in "$dir"/*.sh; do
 	done
 	[ -z "$MMFREE_TEST" ] || [ $selected = 1 ] || continue
 	need=$(numa_need "$t")
-	if [ "${MMFREE_NEEDS:-}" = numa ] && [ "$need" = 0 ]; then
+	if [ "${MMFREE_NEEDS:-}" = numa ] && [ "$need" = 0 ] && ! cma_need "$t"; then
 		continue
 	fi
 	case "${MMFREE_NEEDS:-}" in
@@ -85,6 +92,10 @@ while read -r t; do
 	boot=$(pkg_need "$t")
 	if [ -n "$boot" ] && [ "${MMFREE_NEEDS:-}" != "$boot" ]; then
 		echo "ok $i $n # SKIP needs the $boot boot (tests/run.sh runs it there)"
+		continue
+	fi
+	if cma_need "$t" && [ "${MMFREE_NEEDS:-}" != numa ]; then
+		echo "ok $i $n # SKIP needs the boot with a CMA area (tests/run.sh runs it in the 2-node boot)"
 		continue
 	fi
 	if [ "$need" -gt "$nodes" ]; then

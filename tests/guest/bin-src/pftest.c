@@ -83,6 +83,11 @@
  *                                  longest gap (µs)
  *   pftest hog NODE MB             bound to NUMA node NODE, populate MB at a
  *                                  time until killed (the OOM killer)
+ *   pftest pipes STOP_MB           fill pipes (unmovable pages, which CMA
+ *                                  cannot serve) until the OOM killer
+ *                                  comes; stop itself (SIGSTOP) once, when
+ *                                  free memory outside CMA falls below
+ *                                  STOP_MB (0: never)
  *   pftest spin SECONDS            burn CPU
  */
 #define _GNU_SOURCE
@@ -1557,6 +1562,47 @@ static int do_hog(long node, size_t step)
 	return 0;
 }
 
+/*
+ * Pipe buffers are unmovable (GFP_HIGHUSER, no __GFP_MOVABLE): a free
+ * CMA page cannot hold one, the OOM reaper cannot take them, and exit
+ * frees them at once, without an RCU grace period (unlike page tables).
+ * Fill 1 MiB pipes (the default pipe-max-size) until free memory outside
+ * CMA (MemFree - CmaFree) falls below @stop_kb, stop (SIGSTOP) once so
+ * that the caller can set the scene for the OOM to come, then fill on
+ * until killed.
+ */
+static int do_pipes(long stop_kb)
+{
+	static char buf[1 << 16];
+	struct rlimit rl;
+	long n = 0;
+
+	memset(buf, 0x5a, sizeof(buf));
+	if (!getrlimit(RLIMIT_NOFILE, &rl)) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+	for (;;) {
+		int fd[2];
+
+		if (pipe2(fd, O_NONBLOCK))
+			die("pipe %ld", n);
+		fcntl(fd[1], F_SETPIPE_SZ, 1 << 20);
+		while (write(fd[1], buf, sizeof(buf)) > 0)
+			;
+		n++;
+		if (stop_kb &&
+		    meminfo_kb("MemFree:") - meminfo_kb("CmaFree:") < stop_kb) {
+			printf("pipes: stopping at %ld kB free outside CMA, %ld pipes\n",
+			       meminfo_kb("MemFree:") - meminfo_kb("CmaFree:"), n);
+			fflush(stdout);
+			stop_kb = 0;
+			raise(SIGSTOP);
+		}
+	}
+	return 0;
+}
+
 /* --- main ------------------------------------------------------------- */
 
 static void usage(void)
@@ -1569,7 +1615,7 @@ static void usage(void)
 		"       pftest threads MB T SECONDS | oom HOLDERS MB ROUNDS | spin SECONDS\n"
 		"       pftest hugetlb MB ROUNDS | hugemigrate MB ROUNDS | mrelease MB CPU\n"
 		"       pftest lmkd MB reaper-first|at-once|in-exit|exit ROUNDS\n"
-		"       pftest hog NODE MB | latency SECONDS\n");
+		"       pftest hog NODE MB | pipes STOP_MB | latency SECONDS\n");
 	exit(2);
 }
 
@@ -1628,6 +1674,8 @@ int main(int argc, char **argv)
 		return do_lmkd(arg(argv, 2, 1) << 20, argv[3], arg(argv, 4, 1));
 	if (!strcmp(c, "latency") && argc == 3)
 		return do_latency(arg(argv, 2, 1));
+	if (!strcmp(c, "pipes") && argc == 3)
+		return do_pipes(arg(argv, 2, 0) << 10);
 	if (!strcmp(c, "hog") && argc == 4)
 		return do_hog(arg(argv, 2, 0), arg(argv, 3, 1) << 20);
 	usage();
