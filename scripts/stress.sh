@@ -112,6 +112,8 @@ grep -q 'timed out after' "$vmlog" && reasons+=("timed out after ${timeout_s}s")
 	echo "Stressors:$(awk '$1 == "STRESS" && $2 == "stressors" { $1 = $2 = ""; print; exit }' <<<"$guest");" \
 		"$(val knob_writes) knob writes, $(val reclaims) percpu reclaims" \
 		"($(val reclaim_eperm) refused while off), $(val oom_storms) OOM storms," \
+		"$(val hugetlb_rounds) hugetlb rounds, $(val mrelease_rounds) process_mrelease" \
+		"kills ($(val mrelease_short) with less than 90% back when the call returned)," \
 		"$(val offloaded_pages) pages offloaded in $(val work_items) work items," \
 		"swap use up to $(val swap_peak_kb) kB," \
 		"$(val percpu_checks) percpu accounting checks;" \

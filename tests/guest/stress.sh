@@ -14,7 +14,9 @@
 #     cache;
 #   - OOM storms: stress-ng workers wanting twice their cgroup's
 #     memory.max (no swap), respawned as the OOM killer kills them;
-#   - memory cgroups are created and removed (percpu churn).
+#   - memory cgroups are created and removed (percpu churn);
+#   - hugetlb memory and process_mrelease() (pftest hugetlb, pftest
+#     lmkd) every few seconds: memory that must be back at once.
 # Afterwards, with the module removed and swap off: no splat in the
 # kernel log (oops, WARN, BUG, KASAN, lockdep, RCU), no kmemleak report
 # (see the kmemleak step), no memory unaccounted for (see mem_other_kb)
@@ -283,6 +285,52 @@ pcpu_churn() {
 }
 bg pcpu_churn
 
+# Memory a caller expects back when the call returns, every 10 s:
+# hugetlb pages freed by exit, munmap and a SysV segment's removal are
+# back at once (pftest hugetlb: a mapping of the same size made right
+# after succeeds; mmfree frees them inline), and a victim killed as lmkd
+# does (pidfd_send_signal, process_mrelease, poll) has its memory back
+# when the call returns (pftest lmkd; under this load its "90% back"
+# check is only counted, not an error: other tasks allocate meanwhile).
+HP=/proc/sys/vm/nr_hugepages
+hugetlb_loop() {
+	local n bad
+	n=0 bad=0
+	echo 8 >$HP
+	if [ "$(cat $HP)" -lt 8 ]; then
+		note "hugetlb: only $(cat $HP) of 8 huge pages: no hugetlb in the mix"
+		echo 0 >$HP
+		return 0
+	fi
+	while [ ! -e $W/stop ]; do
+		pftest hugetlb 8 1 >>$W/hugetlb.log 2>&1 || bad=$((bad + 1))
+		n=$((n + 1))
+		echo "$n $bad" >$W/hugetlb.runs
+		sleep 10
+	done
+	echo 0 >$HP
+}
+bg hugetlb_loop
+
+mrelease_loop() {
+	local n short rc
+	n=0 short=0
+	sleep 3
+	while [ ! -e $W/stop ]; do
+		pftest lmkd 32 at-once 1 >>$W/lmkd.log 2>&1
+		rc=$?
+		case $rc in
+		0) ;;
+		1) short=$((short + 1)) ;;
+		*) echo "pftest lmkd: exit status $rc" >>$W/lmkd.errors ;;
+		esac
+		n=$((n + 1))
+		echo "$n $short" >$W/lmkd.runs
+		sleep 7
+	done
+}
+bg mrelease_loop
+
 # --- the controller ------------------------------------------------------
 
 # Statistics are per module instance: fold them in before each unload.
@@ -502,6 +550,11 @@ if [ -z "$ops" ] || [ "$ops" = 0 ]; then
 	err "stress-ng reported no bogo ops (status $sng_rc)"
 fi
 storms=$(cat $W/oom.storms 2>/dev/null || echo 0)
+read -r hugetlb_runs hugetlb_bad <$W/hugetlb.runs 2>/dev/null || hugetlb_runs=0 hugetlb_bad=0
+[ "${hugetlb_bad:-0}" = 0 ] ||
+	err "hugetlb: $hugetlb_bad of $hugetlb_runs rounds found the pages not back at once ($(grep -v '^hugetlb:' $W/hugetlb.log | head -n 3 | tr '\n' ' '))"
+read -r lmkd_runs lmkd_short <$W/lmkd.runs 2>/dev/null || lmkd_runs=0 lmkd_short=0
+[ ! -s $W/lmkd.errors ] || err "process_mrelease: $(sort $W/lmkd.errors | uniq -c | tr '\n' ' ')"
 mins=$(awk -v s="$secs" 'BEGIN { printf "%.1f", s / 60 }')
 {
 	echo "STRESS kernel $(uname -r)"
@@ -518,6 +571,9 @@ mins=$(awk -v s="$secs" 'BEGIN { printf "%.1f", s / 60 }')
 	echo "STRESS offloaded_pages $acc_offloaded"
 	echo "STRESS work_items $acc_items"
 	echo "STRESS oom_storms $storms"
+	echo "STRESS hugetlb_rounds ${hugetlb_runs:-0}"
+	echo "STRESS mrelease_rounds ${lmkd_runs:-0}"
+	echo "STRESS mrelease_short ${lmkd_short:-0}"
 	echo "STRESS oom_kills $oom_kills"
 	echo "STRESS swap_peak_kb $swap_peak"
 	echo "STRESS inline_oom_pages $acc_oompages"
