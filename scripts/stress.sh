@@ -63,7 +63,10 @@ if ((debug)); then
 	# no5lvl: with -cpu max's 5-level paging, KASAN reports a wild access in
 	# an interrupt during boot (identify_cpu(), before mmfree loads), and the
 	# taint switches lock debugging off for the rest of the run.
-	append+=" slub_debug=A,mmfree_item watchdog_thresh=60 hung_task_timeout_secs=600 no5lvl"
+	# The hung-task timeout is a sysctl: "hung_task_timeout_secs=" alone
+	# is no boot parameter, and the kernel ignored it (120 s stayed).
+	append+=" slub_debug=A,mmfree_item watchdog_thresh=60"
+	append+=" sysctl.kernel.hung_task_timeout_secs=600 no5lvl"
 	: "${mem:=4G}" "${timeout_s:=$((secs * 3 + 2400))}"
 else
 	: "${mem:=3G}" "${timeout_s:=$((secs * 2 + 900))}"
