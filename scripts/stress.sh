@@ -66,7 +66,10 @@ if ((debug)); then
 	# The hung-task timeout is a sysctl: "hung_task_timeout_secs=" alone
 	# is no boot parameter, and the kernel ignored it (120 s stayed).
 	append+=" slub_debug=A,mmfree_item watchdog_thresh=60"
-	append+=" sysctl.kernel.hung_task_timeout_secs=600 no5lvl"
+	# A hung task report then shows every CPU's stack too: the holder of
+	# the lock a task waits on may be running.
+	append+=" sysctl.kernel.hung_task_timeout_secs=600"
+	append+=" sysctl.kernel.hung_task_all_cpu_backtrace=1 no5lvl"
 	: "${mem:=4G}" "${timeout_s:=$((secs * 3 + 2400))}"
 else
 	: "${mem:=3G}" "${timeout_s:=$((secs * 2 + 900))}"
