@@ -269,7 +269,7 @@ echo "vm.sh: $label ran in ${elapsed}s; console $console, KTAP $ktap" >&2
 summary="$label: $passed passed, $failed failed"
 ((skipped == 0)) || summary+=", $skipped skipped"
 # What failed, on the line CI's tail keeps.
-[[ -z $notok ]] || summary+=" (not ok: ${notok% })"
+[[ -z $notok ]] || summary+=" (not ok: $(ktap_why "$work/ktap"))"
 ((${#reasons[@]} == 0)) || summary+=" (${reasons[0]:0:120})"
 echo "$summary"
 ((failed == 0))

@@ -6,6 +6,9 @@
 #
 #   ktap_count FILE        sets plan, passed, skipped, failed and notok
 #                          (the names of the tests not ok)
+#   ktap_why FILE          each test not ok with the reason it gave
+#                          (its last "FAIL:" or status line), for the
+#                          summary line that CI's tail keeps
 #   ktap_verdict [FILTER]  after the caller's own entries in reasons[]
 #                          (timeout, crash, splat, ...): adds the plan's,
 #                          then counts a failure if there is any reason,
@@ -21,6 +24,21 @@ ktap_count() {	# file
 	failed=$(grep -E '^not ok [0-9]+' "$1" | grep -cviE '^[^#]*#[[:space:]]*skip' || true)
 	notok=$(sed -nE 's/^not ok [0-9]+ ([^#]*[^# ]).*/\1/p' "$1" |
 		grep -viE '#[[:space:]]*skip' | tr '\n' ' ' || true)
+}
+
+ktap_why() {	# file
+	awk '
+	/^# [^ ]+: start$/ { why = "" }
+	/^# FAIL: / || /^# [^ ]+: (timed out|exit status)/ {
+		if ($2 == "FAIL:")
+			why = substr($0, 3)
+		else if (why == "")
+			why = substr($0, length($2) + 4)
+	}
+	/^not ok [0-9]+ / && !/#[[:space:]]*[Ss][Kk][Ii][Pp]/ {
+		printf "%s%s: %s", sep, $4, substr(why, 1, 160)
+		sep = "; "
+	}' "$1"
 }
 
 # A timeout, crash, splat or missing plan counts as one failure, on top of
