@@ -6,6 +6,9 @@
  * error.
  *
  *   pftest munmap MB N             N x (mmap, populate, munmap)
+ *   pftest dontneed MB N           N x (touch, MADV_DONTNEED) on one
+ *                                  mapping: after the first round, no
+ *                                  allocation but its (movable) pages
  *   pftest node MB N NODE          N x (mmap, bind to NUMA node NODE,
  *                                  populate, check that the pages are on
  *                                  NODE, munmap)
@@ -347,6 +350,20 @@ static int do_munmap(size_t len, long n)
 
 	for (i = 0; i < n; i++)
 		unmap(map_anon(len, 1), len);
+	return 0;
+}
+
+/* Its page tables stay: the loop allocates only movable pages. */
+static int do_dontneed(size_t len, long n)
+{
+	char *p = map_anon(len, 0);
+	long i;
+
+	for (i = 0; i < n; i++) {
+		touch(p, len);
+		if (madvise(p, len, MADV_DONTNEED))
+			die("madvise");
+	}
 	return 0;
 }
 
@@ -1608,7 +1625,7 @@ static int do_pipes(long stop_kb)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: pftest munmap|forkexit|split MB N | node MB N NODE | cow MB ROUNDS\n"
+		"usage: pftest munmap|dontneed|forkexit|split MB N | node MB N NODE | cow MB ROUNDS\n"
 		"       pftest exitat MB\n"
 		"       pftest file PATH MB ROUNDS\n"
 		"       pftest swap MB ROUNDS | thp MB | herd N MB exit|kill\n"
@@ -1630,6 +1647,8 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	if (!strcmp(c, "munmap") && argc == 4)
 		return do_munmap(arg(argv, 2, 1) << 20, arg(argv, 3, 1));
+	if (!strcmp(c, "dontneed") && argc == 4)
+		return do_dontneed(arg(argv, 2, 1) << 20, arg(argv, 3, 1));
 	if (!strcmp(c, "node") && argc == 5)
 		return do_node(arg(argv, 2, 1) << 20, arg(argv, 3, 1),
 			       arg(argv, 4, 0));
