@@ -49,9 +49,10 @@
  * The busy-system objection to parallel freeing: with idle_only, pages
  * are offloaded only while a CPU the task may run on is idle (or already
  * runs a worker), so workers use idle time and never take a busy CPU from
- * running work; a task whose CPU time is limited (cpu.max in its cgroup)
- * or that runs real-time frees inline, so the pool never does work
- * outside a limit or at a lower priority than the waiter.  Zone lock
+ * running work; a task whose CPU time is limited (cpu.max in its cgroup),
+ * below the workers' (niced, SCHED_IDLE, cpu.idle, a low cpu.weight) or
+ * real-time frees inline, so the pool never does work outside a limit,
+ * above the task's share or at a lower priority than the waiter.  Zone lock
  * contention: items go to workers on their pages' node, and at most
  * "workers" items free at once.
  *
@@ -151,6 +152,8 @@ static struct {
 	int batch_nr;		/* mmu_gather_batch.nr */
 	int batch_entries;	/* mmu_gather_batch's array of entries */
 	int tg_parent;		/* task_group.parent */
+	int tg_shares;		/* task_group.shares: cpu.weight, scaled */
+	int tg_idle;		/* task_group.idle: cpu.idle */
 	int tg_bandwidth;	/* task_group.cfs_bandwidth */
 	int bw_quota;		/* cfs_bandwidth.quota */
 } mmfree_pagefree_off;
@@ -414,28 +417,43 @@ static bool mmfree_node_pressure(int nid)
 }
 
 /*
- * Whether the current task's CPU time is limited: a CPU bandwidth limit
- * (cpu.max) on its cgroup or an ancestor, or a real-time (or deadline)
- * priority.  Workers are root-cgroup, SCHED_NORMAL kworkers: freeing for
- * such a task would run outside its limit, or make it wait at a lower
- * priority than its own.
+ * Whether the current task's CPU time is limited or below the workers'
+ * share: a real-time (or deadline) priority, a nice value above 0 or
+ * SCHED_IDLE, or a task group (its cgroup or an ancestor) with a cpu.max
+ * limit, cpu.idle set or a cpu.weight below the root's (the default).
+ * Workers are root-cgroup, nice-0 kworkers: freeing for such a task would
+ * run outside its limit, above its priority or weight, or make it wait at
+ * a lower priority than its own.
  */
 static bool mmfree_cpu_limited(void)
 {
-	void *tg;
+	unsigned long shares = ULONG_MAX;
+	void *tg, *parent;
 	bool limited = false;
 
-	if (current->prio < MAX_RT_PRIO)
+	if (current->prio < MAX_RT_PRIO || task_nice(current) > 0 ||
+	    current->policy == SCHED_IDLE)
 		return true;
-	if (!IS_ENABLED(CONFIG_CFS_BANDWIDTH))
+	if (!IS_ENABLED(CONFIG_FAIR_GROUP_SCHED))
 		return false;
 	/* Task groups are freed after an RCU grace period. */
 	rcu_read_lock();
-	for (tg = mmfree_task_group(current); tg && !limited;
-	     tg = MMFREE_FIELD(tg, tg_parent, void *)) {
-		void *bw = (char *)tg + mmfree_pagefree_off.tg_bandwidth;
+	for (tg = mmfree_task_group(current); tg && !limited; tg = parent) {
+		parent = MMFREE_FIELD(tg, tg_parent, void *);
+		/* The root group: its weight is the default, 100. */
+		if (!parent) {
+			limited = shares < MMFREE_FIELD(tg, tg_shares,
+							unsigned long);
+			break;
+		}
+		shares = min(shares, MMFREE_FIELD(tg, tg_shares, unsigned long));
+		limited = MMFREE_FIELD(tg, tg_idle, int) != 0;
+		if (IS_ENABLED(CONFIG_CFS_BANDWIDTH) && !limited) {
+			void *bw = (char *)tg + mmfree_pagefree_off.tg_bandwidth;
 
-		limited = MMFREE_FIELD(bw, bw_quota, u64) != MMFREE_RUNTIME_INF;
+			limited = MMFREE_FIELD(bw, bw_quota, u64) !=
+				  MMFREE_RUNTIME_INF;
+		}
 	}
 	rcu_read_unlock();
 	return limited;
@@ -978,8 +996,9 @@ static long mmfree_pagefree_stat(enum mmfree_stat_id id)
 
 /*
  * The fields pagefree reads, with the types it reads them as; the
- * scheduler's bandwidth fields only where the kernel has them (without
- * CONFIG_CFS_BANDWIDTH no task's CPU time is limited by cpu.max).
+ * scheduler's group fields only where the kernel has them (without
+ * CONFIG_FAIR_GROUP_SCHED no cgroup sets a weight or cpu.idle, without
+ * CONFIG_CFS_BANDWIDTH none limits a task's CPU time by cpu.max).
  */
 static const struct mmfree_field mmfree_pagefree_fields[] = {
 	{ "mmu_gather", "mm", "struct mm_struct *",
@@ -994,7 +1013,12 @@ static const struct mmfree_field mmfree_pagefree_fields[] = {
 	  &mmfree_pagefree_off.batch_entries },
 	{ "task_group", "parent", "struct task_group *",
 	  &mmfree_pagefree_off.tg_parent,
-	  .skip = !IS_ENABLED(CONFIG_CFS_BANDWIDTH) },
+	  .skip = !IS_ENABLED(CONFIG_FAIR_GROUP_SCHED) },
+	{ "task_group", "shares", "long unsigned int",
+	  &mmfree_pagefree_off.tg_shares,
+	  .skip = !IS_ENABLED(CONFIG_FAIR_GROUP_SCHED) },
+	{ "task_group", "idle", "int", &mmfree_pagefree_off.tg_idle,
+	  .skip = !IS_ENABLED(CONFIG_FAIR_GROUP_SCHED) },
 	{ "task_group", "cfs_bandwidth", "struct cfs_bandwidth",
 	  &mmfree_pagefree_off.tg_bandwidth,
 	  .skip = !IS_ENABLED(CONFIG_CFS_BANDWIDTH) },

@@ -1,11 +1,15 @@
 #!/bin/sh
-# The pool never frees for a task whose CPU time is limited: in a cgroup
-# with cpu.max (or below one that has it) and for a real-time task, a
-# 64 MiB munmap is freed inline and counted in inline_limited_pages, in
-# sync and async mode, with idle_only=0 so that idleness is not the
-# reason; the same munmap outside goes to the pool.  (Workers are root
-# cgroup SCHED_NORMAL kworkers: before, they did the limited task's
-# freeing outside its limit, and a SCHED_FIFO task waited on them.)
+# The pool never frees for a task whose CPU time is limited or below the
+# workers': in a cgroup with cpu.max (or below one that has it), with
+# cpu.idle, with a cpu.weight below the default, niced, SCHED_IDLE and
+# real-time, a 64 MiB munmap is freed inline and counted in
+# inline_limited_pages, in sync and async mode, with idle_only=0 so that
+# idleness is not the reason; the same munmap outside, or in a cgroup of
+# a higher weight, goes to the pool.  (Workers are root cgroup nice-0
+# kworkers: before, they did the limited task's freeing outside its
+# limit, a SCHED_FIFO task waited on them, and niced, idle and
+# low-weight tasks had their freeing done at nice 0 and the root's
+# weight.)
 MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
 # shellcheck source=../lib.sh
 . "$MMFREE_GUEST/lib.sh"
@@ -16,11 +20,14 @@ mb=64
 n=2
 pages=$((n * mb * 256))
 CPUCG=/sys/fs/cgroup/mmfree-cpu
+IDLECG=/sys/fs/cgroup/mmfree-idle
+LIGHTCG=/sys/fs/cgroup/mmfree-light
+HEAVYCG=/sys/fs/cgroup/mmfree-heavy
 grep -qw cpu /sys/fs/cgroup/cgroup.controllers || skip "no cpu controller"
 
 cpu_cleanup() {
 	pf_cleanup
-	rmdir $CPUCG/inner $CPUCG 2>/dev/null
+	rmdir $CPUCG/inner $CPUCG $IDLECG $LIGHTCG $HEAVYCG 2>/dev/null
 }
 trap cpu_cleanup EXIT
 
@@ -29,7 +36,10 @@ grep -qw cpu /sys/fs/cgroup/cgroup.subtree_control ||
 mkdir -p $CPUCG
 echo "50000 100000" >$CPUCG/cpu.max || fail "cpu.max"
 echo +cpu >$CPUCG/cgroup.subtree_control || fail "cpu controller below $CPUCG"
-mkdir -p $CPUCG/inner
+mkdir -p $CPUCG/inner $IDLECG $LIGHTCG $HEAVYCG
+echo 1 >$IDLECG/cpu.idle || fail "cpu.idle"
+echo 50 >$LIGHTCG/cpu.weight || fail "cpu.weight 50"
+echo 200 >$HEAVYCG/cpu.weight || fail "cpu.weight 200"
 
 in_cg() {	# cgroup command...
 	sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$@"
@@ -60,6 +70,11 @@ for mode in sync async; do
 	check "$mode, cpu.max 50%" 1 in_cg $CPUCG pftest munmap $mb $n
 	check "$mode, below a cgroup with cpu.max" 1 in_cg $CPUCG/inner pftest munmap $mb $n
 	check "$mode, SCHED_FIFO" 1 chrt -f 10 pftest munmap $mb $n
+	check "$mode, cpu.idle" 1 in_cg $IDLECG pftest munmap $mb $n
+	check "$mode, cpu.weight 50" 1 in_cg $LIGHTCG pftest munmap $mb $n
+	check "$mode, nice 5" 1 nice -n 5 pftest munmap $mb $n
+	check "$mode, SCHED_IDLE" 1 chrt -i 0 pftest munmap $mb $n
+	check "$mode, cpu.weight 200" 0 in_cg $HEAVYCG pftest munmap $mb $n
 	check "$mode, unlimited" 0 pftest munmap $mb $n
 done
 unload
