@@ -6,6 +6,7 @@
 #ifndef _MMFREE_COMPAT_H
 #define _MMFREE_COMPAT_H
 
+#include <linux/cgroup.h>
 #include <linux/ftrace.h>
 #include <linux/mm_types.h>
 #include <linux/ptrace.h>
@@ -161,6 +162,22 @@ static inline void *mmfree_task_group(struct task_struct *t)
 	return READ_ONCE(t->sched_task_group);
 #else
 	return NULL;
+#endif
+}
+
+/* The id of @t's cgroup on the default hierarchy (0 without cgroups). */
+static inline u64 mmfree_task_cgroup_id(struct task_struct *t)
+{
+#ifdef CONFIG_CGROUPS
+	u64 id;
+
+	/* A css_set is freed after an RCU grace period. */
+	rcu_read_lock();
+	id = cgroup_id(task_dfl_cgroup(t));
+	rcu_read_unlock();
+	return id;
+#else
+	return 0;
 #endif
 }
 

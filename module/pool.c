@@ -55,6 +55,7 @@ struct mmfree_item {
 	struct list_head node;		/* waiter->items, or mmfree_pool_async */
 	struct mmfree_waiter *waiter;	/* NULL: async */
 	struct mem_cgroup *memcg;	/* async: a reference, or NULL */
+	u64 cgroup;			/* the gathering task's cgroup id */
 	unsigned long pages;
 	int nid;			/* the pages' node */
 	unsigned int nr;
@@ -155,7 +156,8 @@ static void mmfree_item_workfn(struct work_struct *work)
 	if (numa_node_id() != item->nid)
 		mmfree_stat_add(MMFREE_STAT_PAGEFREE_REMOTE_PAGES, item->pages);
 	mmfree_stat_add(MMFREE_STAT_PAGEFREE_WORKER_NS, start);
-	trace_mmfree_item_freed(item->pages, item->nid, start, false);
+	trace_mmfree_item_freed(item->pages, item->nid, start, false,
+				item->cgroup);
 	atomic_dec(&mmfree_pool_items);
 	/* A sync item's memory is its waiter's: hands off after this. */
 	if (w) {
@@ -175,6 +177,9 @@ static void mmfree_item_workfn(struct work_struct *work)
  * @nid: node of the item's pages
  * @memcg: async: the memcg of the task that unmapped the pages (a
  *	reference is taken), or NULL
+ *
+ * Context: the task that gathered the pages; its cgroup (on the default
+ * hierarchy) is the one the item's trace event names.
  */
 void mmfree_item_queue(struct mmfree_item *item, struct mmfree_waiter *w,
 		       int nid, struct mem_cgroup *memcg)
@@ -183,6 +188,7 @@ void mmfree_item_queue(struct mmfree_item *item, struct mmfree_waiter *w,
 	item->waiter = w;
 	item->nid = nid;
 	item->memcg = NULL;
+	item->cgroup = mmfree_task_cgroup_id(current);
 	atomic_long_add(item->pages, &mmfree_pool_inflight);
 	atomic_long_add(item->pages, &mmfree_pool_node_inflight[nid]);
 	atomic_inc(&mmfree_pool_items);
@@ -220,7 +226,7 @@ static unsigned long mmfree_item_free_taken(struct mmfree_item *item,
 	atomic_dec(&mmfree_pool_items);
 	mmfree_item_free_pages(item);
 	trace_mmfree_item_freed(item->pages, item->nid,
-				ktime_get_ns() - start, true);
+				ktime_get_ns() - start, true, item->cgroup);
 	return item->pages;
 }
 

@@ -41,23 +41,25 @@ TRACE_EVENT(mmfree_offload,
 
 /* A work item freed, by a worker or by the task that queued it. */
 TRACE_EVENT(mmfree_item_freed,
-	TP_PROTO(unsigned long pages, int nid, u64 ns, bool helped),
-	TP_ARGS(pages, nid, ns, helped),
+	TP_PROTO(unsigned long pages, int nid, u64 ns, bool helped, u64 cgroup),
+	TP_ARGS(pages, nid, ns, helped, cgroup),
 	TP_STRUCT__entry(
 		__field(unsigned long, pages)
 		__field(int, nid)
 		__field(u64, ns)
 		__field(bool, helped)
+		__field(u64, cgroup)
 	),
 	TP_fast_assign(
 		__entry->pages = pages;
 		__entry->nid = nid;
 		__entry->ns = ns;
 		__entry->helped = helped;
+		__entry->cgroup = cgroup;
 	),
-	TP_printk("pages=%lu nid=%d ns=%llu by=%s", __entry->pages,
+	TP_printk("pages=%lu nid=%d ns=%llu by=%s cgroup=%llu", __entry->pages,
 		  __entry->nid, __entry->ns,
-		  __entry->helped ? "task" : "worker")
+		  __entry->helped ? "task" : "worker", __entry->cgroup)
 );
 
 /* A task at the end of its gather (tlb_finish_mmu): helped, then waited. */

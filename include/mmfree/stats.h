@@ -168,7 +168,7 @@ const struct mmfree_stat_desc mmfree_stat_descs[MMFREE_NR_STATS] = {
 	[MMFREE_STAT_PAGEFREE_INLINE_LIMITED_PAGES] = {
 		.dir = "pagefree/stats", .name = "inline_limited_pages",
 		.unit = MMFREE_STAT_FREED,
-		.help = "freed inline: the task is CPU-limited, low-priority or low-weight, or real-time",
+		.help = "freed inline: the task is CPU-limited, niced, idle or real-time",
 	},
 	[MMFREE_STAT_PAGEFREE_INLINE_HUGETLB_PAGES] = {
 		.dir = "pagefree/stats", .name = "inline_hugetlb_pages",

@@ -6,7 +6,10 @@
 # reason=inline_small_pages, a real-time task reason=inline_limited_pages;
 # a filter on the reason keeps only those; a flush with no pages gives
 # nothing; the pool's cap, percpu and OOM events exist with their fields (what a
-# percpu reclaim's events report: percpu-reclaims-what-stock-leaves).
+# percpu reclaim's events report: percpu-reclaims-what-stock-leaves);
+# mmfree_item_freed names the cgroup of the task that gathered the pages
+# (a munmap in a cgroup: its items carry that cgroup's id, its inode
+# number in cgroupfs).
 MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
 # shellcheck source=../lib.sh
 . "$MMFREE_GUEST/lib.sh"
@@ -15,10 +18,13 @@ MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
 
 [ -d $T ] || skip "no tracefs"
 
+TCG=/sys/fs/cgroup/mmfree-trace
+
 trace_cleanup() {
 	[ ! -d $E ] || echo 0 >$E/mmfree_offload/filter
 	trace_off
 	pf_cleanup
+	rmdir $TCG 2>/dev/null
 }
 trap trace_cleanup EXIT
 
@@ -31,6 +37,7 @@ done
 assert_match "$(cat $E/mmfree_offload/format)" 'field:unsigned long pages;' "mmfree_offload's pages field"
 assert_match "$(cat $E/mmfree_offload/format)" 'field:__data_loc char\[\] reason;' "mmfree_offload's reason field"
 assert_match "$(cat $E/mmfree_oom_drain/format)" 'field:bool progress;' "mmfree_oom_drain's progress field"
+assert_match "$(cat $E/mmfree_item_freed/format)" 'field:u64 cgroup;' "mmfree_item_freed's cgroup field"
 echo 1 >$E/enable
 
 trace_start
@@ -71,4 +78,20 @@ trace_lines mmfree_offload | grep -q 'reason=offloaded_pages' &&
 	fail "the filter let reason=offloaded_pages through"
 trace_lines mmfree_offload | grep -q 'reason=inline_limited_pages' ||
 	fail "the filter dropped reason=inline_limited_pages"
+
+# Whose pages an item freed: a 64 MiB munmap in a cgroup.
+mkdir -p $TCG || fail "mkdir $TCG"
+id=$(stat -c %i $TCG)
+trace_start
+in_cg() {	# cgroup command...
+	sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$@"
+}
+pf_run in_cg $TCG pftest munmap 64 1
+trace_stop
+trace_lines mmfree_item_freed | sed 's/^ *//' | head -n 2
+mine=$(trace_lines mmfree_item_freed | grep " cgroup=$id\$" |
+	sed -E 's/.* pages=([0-9]+) .*/\1/' | awk '{ n += $1 } END { print n + 0 }')
+echo "cgroup $id: $mine pages freed by items that name it"
+[ "$mine" -ge $((64 * 256 * 9 / 10)) ] ||
+	fail "items of a 64 MiB munmap in cgroup $id name it for $mine pages"
 unload
