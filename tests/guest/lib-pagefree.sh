@@ -340,9 +340,14 @@ pf_cgroup() {	# memory.max [memory.swap.max]
 	echo "${2:-max}" >"$PFCG/memory.swap.max" || fail "memory.swap.max = ${2:-max}"
 }
 
+# Run a command inside the cgroup at path $1.
+pf_in_cg() {	# cgroup command...
+	sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$@"
+}
+
 # Run a command inside the cgroup.
 pf_in_cgroup() {
-	sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$PFCG" "$@"
+	pf_in_cg "$PFCG" "$@"
 }
 
 pf_cgroup_event() {	# name in memory.events

@@ -83,10 +83,7 @@ trace_lines mmfree_offload | grep -q 'reason=inline_limited_pages' ||
 mkdir -p $TCG || fail "mkdir $TCG"
 id=$(stat -c %i $TCG)
 trace_start
-in_cg() {	# cgroup command...
-	sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$@"
-}
-pf_run in_cg $TCG pftest munmap 64 1
+pf_run pf_in_cg $TCG pftest munmap 64 1
 trace_stop
 trace_lines mmfree_item_freed | sed 's/^ *//' | head -n 2
 mine=$(trace_lines mmfree_item_freed | grep " cgroup=$id\$" |

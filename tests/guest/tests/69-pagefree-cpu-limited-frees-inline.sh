@@ -41,10 +41,6 @@ echo 1 >$IDLECG/cpu.idle || fail "cpu.idle"
 echo 50 >$LIGHTCG/cpu.weight || fail "cpu.weight 50"
 echo 200 >$HEAVYCG/cpu.weight || fail "cpu.weight 200"
 
-in_cg() {	# cgroup command...
-	sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$@"
-}
-
 check() {	# label limited(1/0) command...
 	label=$1 limited=$2
 	shift 2
@@ -67,14 +63,14 @@ check() {	# label limited(1/0) command...
 
 for mode in sync async; do
 	pf_load pagefree_mode=$mode pagefree_idle_only=0
-	check "$mode, cpu.max 50%" 1 in_cg $CPUCG pftest munmap $mb $n
-	check "$mode, below a cgroup with cpu.max" 1 in_cg $CPUCG/inner pftest munmap $mb $n
+	check "$mode, cpu.max 50%" 1 pf_in_cg $CPUCG pftest munmap $mb $n
+	check "$mode, below a cgroup with cpu.max" 1 pf_in_cg $CPUCG/inner pftest munmap $mb $n
 	check "$mode, SCHED_FIFO" 1 chrt -f 10 pftest munmap $mb $n
-	check "$mode, cpu.idle" 1 in_cg $IDLECG pftest munmap $mb $n
-	check "$mode, cpu.weight 50" 1 in_cg $LIGHTCG pftest munmap $mb $n
+	check "$mode, cpu.idle" 1 pf_in_cg $IDLECG pftest munmap $mb $n
+	check "$mode, cpu.weight 50" 1 pf_in_cg $LIGHTCG pftest munmap $mb $n
 	check "$mode, nice 5" 1 nice -n 5 pftest munmap $mb $n
 	check "$mode, SCHED_IDLE" 1 chrt -i 0 pftest munmap $mb $n
-	check "$mode, cpu.weight 200" 0 in_cg $HEAVYCG pftest munmap $mb $n
+	check "$mode, cpu.weight 200" 0 pf_in_cg $HEAVYCG pftest munmap $mb $n
 	check "$mode, unlimited" 0 pftest munmap $mb $n
 done
 unload
