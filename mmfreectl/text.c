@@ -27,6 +27,28 @@ static void text_human(long long v,
 }
 
 /*
+ * ", N% of WHOLE" for a statistic that is a share of another (WHOLE),
+ * "" when it is not or WHOLE is 0 or unreadable.
+ */
+static const char *status_text_share(const struct mmfree_stat_desc *s,
+				     long long val)
+{
+	static char buf[64];
+	char path[PATH_MAX];
+	long long whole;
+
+	if (!s->share_of)
+		return "";
+	snprintf(path, sizeof(path), "%s/%s", s->dir, s->share_of);
+	if (ctl_sysfs_read_ll(path, &whole) || whole <= 0 || val < 0 ||
+	    val > whole)
+		return "";
+	snprintf(buf, sizeof(buf), ", %d%% of %s", (int)(val * 100.0 / whole),
+		 s->share_of);
+	return buf;
+}
+
+/*
  * "  name  value  (what the value is in bytes or time)"; what does not
  * fit in a long long is "out of range".
  */
@@ -60,7 +82,8 @@ static void status_text_stat(const struct mmfree_stat_desc *s, long long val,
 		return;
 	case MMFREE_STAT_NSEC:
 		text_human(val, ctl_human_nsec, human, sizeof(human));
-		printf("  %-29s %14lld  (%s)\n", s->name, val, human);
+		printf("  %-29s %14lld  (%s%s)\n", s->name, val, human,
+		       status_text_share(s, val));
 		return;
 	case MMFREE_STAT_COUNT:
 		break;

@@ -165,19 +165,54 @@ static inline void *mmfree_task_group(struct task_struct *t)
 #endif
 }
 
-/* The id of @t's cgroup on the default hierarchy (0 without cgroups). */
-static inline u64 mmfree_task_cgroup_id(struct task_struct *t)
+/*
+ * @t's cgroup on the default hierarchy, with a reference that
+ * mmfree_cgroup_put() drops (NULL without cgroups).  @t's css_set holds
+ * its cgroup while @t is in it, and is freed after an RCU grace period.
+ */
+static inline struct cgroup *mmfree_task_cgroup_get(struct task_struct *t)
 {
 #ifdef CONFIG_CGROUPS
-	u64 id;
+	struct cgroup *cgrp;
 
-	/* A css_set is freed after an RCU grace period. */
 	rcu_read_lock();
-	id = cgroup_id(task_dfl_cgroup(t));
+	cgrp = task_dfl_cgroup(t);
+	cgroup_get(cgrp);
 	rcu_read_unlock();
-	return id;
+	return cgrp;
+#else
+	return NULL;
+#endif
+}
+
+static inline void mmfree_cgroup_put(struct cgroup *cgrp)
+{
+#ifdef CONFIG_CGROUPS
+	if (cgrp)
+		cgroup_put(cgrp);
+#endif
+}
+
+/* @cgrp's id, for trace events (0 without cgroups). */
+static inline u64 mmfree_cgroup_id(struct cgroup *cgrp)
+{
+#ifdef CONFIG_CGROUPS
+	return cgrp ? cgroup_id(cgrp) : 0;
 #else
 	return 0;
+#endif
+}
+
+/*
+ * Whether time charged to @cgrp shows anywhere: the root's cpu.stat is
+ * the whole system's, which a worker's time is part of already.
+ */
+static inline bool mmfree_cgroup_chargeable(struct cgroup *cgrp)
+{
+#ifdef CONFIG_CGROUPS
+	return cgrp && cgroup_parent(cgrp);
+#else
+	return false;
 #endif
 }
 

@@ -122,6 +122,23 @@ __mmfree_gate int mmfree_call_idle_cpu(int cpu)
 	return 0;	/* never reached */
 }
 
+struct mmfree_gate mmfree_gate_cgroup_cputime =
+	MMFREE_GATE(mmfree_call_cgroup_cputime);
+
+__mmfree_gate void mmfree_call_cgroup_cputime(struct cgroup *cgrp,
+					      u64 delta_exec)
+{
+	mmfree_gate_missed(&mmfree_gate_cgroup_cputime);
+}
+
+struct mmfree_gate mmfree_gate_cpuset_cpus = MMFREE_GATE(mmfree_call_cpuset_cpus);
+
+__mmfree_gate void mmfree_call_cpuset_cpus(struct task_struct *tsk,
+					   struct cpumask *mask)
+{
+	mmfree_gate_missed(&mmfree_gate_cpuset_cpus);
+}
+
 struct mmfree_gate mmfree_gate_apply_wq_attrs =
 	MMFREE_GATE(mmfree_call_apply_wq_attrs);
 

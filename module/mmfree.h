@@ -31,7 +31,10 @@
 #include <mmfree/knobs.h>
 #include <mmfree/stats.h>
 
+struct cgroup;
+struct cpumask;
 struct dentry;
+struct task_struct;
 struct mmu_gather;
 struct oom_control;
 struct workqueue_attrs;
@@ -93,7 +96,8 @@ void mmfree_item_queue(struct mmfree_item *item, struct mmfree_waiter *w,
 		       int nid, struct mem_cgroup *memcg);
 void mmfree_waiter_init(struct mmfree_waiter *w);
 unsigned long mmfree_waiter_finish(struct mmfree_waiter *w);
-bool mmfree_pool_working(void);
+void mmfree_pool_note_idle_cpu(void);
+bool mmfree_pool_has_cpu(void);
 int mmfree_pool_nr_items(void);
 long mmfree_pool_inflight_pages(void);
 long mmfree_pool_inflight_pages_on(const nodemask_t *nodes);
@@ -169,6 +173,10 @@ bool mmfree_call_zone_watermark_ok(struct zone *z, unsigned int order,
 				   unsigned int alloc_flags);
 extern struct mmfree_gate mmfree_gate_idle_cpu;
 int mmfree_call_idle_cpu(int cpu);
+extern struct mmfree_gate mmfree_gate_cgroup_cputime;
+void mmfree_call_cgroup_cputime(struct cgroup *cgrp, u64 delta_exec);
+extern struct mmfree_gate mmfree_gate_cpuset_cpus;
+void mmfree_call_cpuset_cpus(struct task_struct *tsk, struct cpumask *mask);
 extern struct mmfree_gate mmfree_gate_apply_wq_attrs;
 int mmfree_call_apply_wq_attrs(struct workqueue_struct *wq,
 			       const struct workqueue_attrs *attrs);

@@ -65,6 +65,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/btf.h>
+#include <linux/cpumask.h>
 #include <linux/debugfs.h>
 #include <linux/delay.h>
 #include <linux/gfp.h>
@@ -87,6 +88,7 @@
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
+#include <linux/topology.h>
 #include <linux/utsname.h>
 #include <linux/vmstat.h>
 
@@ -106,6 +108,7 @@ struct mmfree_gather {
 	struct mem_cgroup *memcg;	/* async: its task's, a reference */
 	bool killed;			/* its task was killed: wait each flush */
 	int flushing;			/* in our wrappers' call to flush tlb */
+	nodemask_t nodes;		/* whose items may go: mmfree_cpuset_nodes() */
 	struct mmfree_waiter waiter;
 	struct rcu_head rcu;
 };
@@ -301,6 +304,39 @@ static struct mem_cgroup *mmfree_gather_memcg(void)
 	return memcg;
 }
 
+/*
+ * The nodes whose pages the pool may free for the current task: those
+ * whose online CPUs are all in its cpuset.  A node's items run only on
+ * its CPUs (strict node pods, pool.c), a CPU-less node's on any CPU.
+ * Return: 0, or -ENOMEM.
+ */
+static int mmfree_cpuset_nodes(nodemask_t *nodes)
+{
+	cpumask_var_t allowed;
+	int nid, cpu;
+
+	if (!alloc_cpumask_var(&allowed, GFP_NOWAIT | __GFP_NOWARN |
+			       __GFP_NOMEMALLOC))
+		return -ENOMEM;
+	mmfree_call_cpuset_cpus(current, allowed);
+	nodes_clear(*nodes);
+	for_each_online_node(nid) {
+		const struct cpumask *cpus = cpumask_of_node(nid);
+
+		if (!cpumask_intersects(cpus, cpu_online_mask))
+			cpus = cpu_online_mask;
+		node_set(nid, *nodes);
+		for_each_cpu_and(cpu, cpus, cpu_online_mask) {
+			if (!cpumask_test_cpu(cpu, allowed)) {
+				node_clear(nid, *nodes);
+				break;
+			}
+		}
+	}
+	free_cpumask_var(allowed);
+	return 0;
+}
+
 static struct mmfree_gather *mmfree_gather_open(struct mmu_gather *tlb)
 {
 	struct mmfree_gather *g;
@@ -308,6 +344,10 @@ static struct mmfree_gather *mmfree_gather_open(struct mmu_gather *tlb)
 	g = kmalloc(sizeof(*g), GFP_NOWAIT | __GFP_NOWARN | __GFP_NOMEMALLOC);
 	if (!g)
 		return NULL;
+	if (mmfree_cpuset_nodes(&g->nodes)) {
+		kfree(g);
+		return NULL;
+	}
 	g->task = current;
 	g->tlb = tlb;
 	g->async = mmfree_knob(MMFREE_KNOB_PAGEFREE_MODE) ==
@@ -460,21 +500,24 @@ static bool mmfree_cpu_limited(void)
 }
 
 /*
- * Whether the pool may have CPU time: a CPU the task may run on, other
- * than this one, is idle, or the pool is at work already (it started on
- * an idle CPU; a CPU about to run a woken worker does not look idle).
+ * Whether the pool may have CPU time: it has a CPU of its own already
+ * (mmfree_pool_has_cpu(): a CPU about to run a just-woken worker does
+ * not look idle), or a CPU the task may run on, other than this one, is
+ * idle.
  */
 static bool mmfree_idle_cpu_available(void)
 {
 	int cpu, self = raw_smp_processor_id(), seen = 0;
 
-	if (mmfree_pool_working())
+	if (mmfree_pool_has_cpu())
 		return true;
 	for_each_cpu_and(cpu, current->cpus_ptr, cpu_online_mask) {
 		if (cpu == self)
 			continue;
-		if (mmfree_call_idle_cpu(cpu))
+		if (mmfree_call_idle_cpu(cpu)) {
+			mmfree_pool_note_idle_cpu();
 			return true;
+		}
 		if (++seen == MMFREE_IDLE_SCAN_MAX)
 			break;
 	}
@@ -580,6 +623,11 @@ static void mmfree_offload(struct mmfree_gather *g, void **entries,
 		} else if (mmfree_node_pressure(page_to_nid(page))) {
 			mmfree_free_inline(run, end,
 					   MMFREE_STAT_PAGEFREE_INLINE_PRESSURE_PAGES,
+					   g->async);
+		} else if (!node_isset(page_to_nid(page), g->nodes)) {
+			/* Its workers would run outside the task's cpuset. */
+			mmfree_free_inline(run, end,
+					   MMFREE_STAT_PAGEFREE_INLINE_LIMITED_PAGES,
 					   g->async);
 		} else {
 			item = mmfree_item_alloc();
@@ -903,6 +951,18 @@ static struct mmfree_sym mmfree_pagefree_syms[] = {
 	{
 		.name = "lru_add_drain", .proto = "void (void)",
 		.gate = &mmfree_gate_lru_add_drain,
+	},
+	/* A worker's time, charged to the gathering task's cgroup (pool.c). */
+	{
+		.name = "__cgroup_account_cputime",
+		.proto = "void (struct cgroup *, u64)",
+		.gate = &mmfree_gate_cgroup_cputime,
+	},
+	/* The CPUs a task's cpuset gives it (mmfree_gather_open()). */
+	{
+		.name = "cpuset_cpus_allowed",
+		.proto = "void (struct task_struct *, struct cpumask *)",
+		.gate = &mmfree_gate_cpuset_cpus,
 	},
 	/* The pool's workqueue settings, at load (mmfree_pool_tune()). */
 	{

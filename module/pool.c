@@ -26,6 +26,11 @@
  * unmapped its pages, so that a memcg OOM takes back (as a waiter does)
  * and waits for that memcg's items only (mmfree_pool_help()).
  *
+ * A worker's time on an item is charged to the cgroup of the task that
+ * gathered its pages (mmfree_item_charge()); the item holds a reference
+ * to that cgroup until it is freed, so a removed cgroup stays dying no
+ * longer than its items are in flight.
+ *
  * When the pages in flight fall to 0, pollers of their statistic's file
  * are woken (mmfree_stat_notify()): mmfreectl wait.
  */
@@ -35,6 +40,7 @@
 #include <linux/completion.h>
 #include <linux/cpumask.h>
 #include <linux/kernel.h>
+#include <linux/jiffies.h>
 #include <linux/ktime.h>
 #include <linux/list.h>
 #include <linux/memcontrol.h>
@@ -55,7 +61,7 @@ struct mmfree_item {
 	struct list_head node;		/* waiter->items, or mmfree_pool_async */
 	struct mmfree_waiter *waiter;	/* NULL: async */
 	struct mem_cgroup *memcg;	/* async: a reference, or NULL */
-	u64 cgroup;			/* the gathering task's cgroup id */
+	struct cgroup *cgrp;		/* the gathering task's: a reference */
 	unsigned long pages;
 	int nid;			/* the pages' node */
 	unsigned int nr;
@@ -69,6 +75,14 @@ static atomic_long_t mmfree_pool_inflight = ATOMIC_LONG_INIT(0);
 static atomic_long_t *mmfree_pool_node_inflight;
 static atomic_t mmfree_pool_alloc_count = ATOMIC_INIT(0);
 static atomic_t mmfree_pool_items = ATOMIC_INIT(0);	/* queued or running */
+/*
+ * When the pool last got CPU time (jiffies): a worker started or ended an
+ * item, or a gatherer found an idle CPU for it
+ * (mmfree_pool_note_idle_cpu()).
+ */
+static unsigned long mmfree_pool_progress_at;
+/* How long that counts: longer than a worker's wakeup, even under TCG. */
+#define MMFREE_POOL_PROGRESS_MS	50
 /* Async items queued or being freed (newest last), and who waits for them. */
 static LIST_HEAD(mmfree_pool_async);
 static DEFINE_SPINLOCK(mmfree_pool_async_lock);
@@ -133,14 +147,58 @@ static void mmfree_waiter_put(struct mmfree_waiter *w)
 		complete(&w->done);
 }
 
-/* An async item's end, once off the list: its memcg let go, its memory freed. */
+/* An item's references let go, and its memory freed. */
+static void mmfree_item_destroy(struct mmfree_item *item)
+{
+	mem_cgroup_put(item->memcg);
+	mmfree_cgroup_put(item->cgrp);
+	kmem_cache_free(mmfree_item_cache, item);
+}
+
+/* An async item's end, once off the list. */
 static void mmfree_item_release(struct mmfree_item *item)
 {
 	/* A memcg OOM may wait for this memcg's items. */
 	if (wq_has_sleeper(&mmfree_pool_back_wq))
 		wake_up_all(&mmfree_pool_back_wq);
-	mem_cgroup_put(item->memcg);
-	kmem_cache_free(mmfree_item_cache, item);
+	mmfree_item_destroy(item);
+}
+
+/*
+ * A worker's @ns on @item, charged to the cgroup of the task that
+ * gathered its pages as the scheduler charges a task's own time
+ * (cgroup_account_cputime()): it shows in that cgroup's cpu.stat
+ * usage_usec, and its ancestors'.  It is not taken from the cgroup's
+ * cpu.max quota nor weighed by its cpu.weight: tasks whose cgroup has
+ * either free inline (pagefree.c, mmfree_cpu_limited()).
+ */
+static void mmfree_item_charge(struct mmfree_item *item, u64 ns)
+{
+	if (!mmfree_cgroup_chargeable(item->cgrp))
+		return;
+	mmfree_call_cgroup_cputime(item->cgrp, ns);
+	mmfree_stat_add(MMFREE_STAT_PAGEFREE_CHARGED_NS, ns);
+}
+
+/* A CPU is the pool's now: a gatherer found it idle. */
+void mmfree_pool_note_idle_cpu(void)
+{
+	WRITE_ONCE(mmfree_pool_progress_at, jiffies);
+}
+
+/*
+ * Whether the pool has CPU time: it has work, and its workers started or
+ * ended an item in the last few milliseconds (or a gatherer found an
+ * idle CPU for them).  Queued items alone are not CPU time: workers held
+ * behind other work make no progress (a busy pool is not an idle CPU).
+ */
+bool mmfree_pool_has_cpu(void)
+{
+	unsigned long at = READ_ONCE(mmfree_pool_progress_at);
+
+	return atomic_read(&mmfree_pool_items) > 0 &&
+	       time_before_eq(jiffies,
+			      at + msecs_to_jiffies(MMFREE_POOL_PROGRESS_MS));
 }
 
 static void mmfree_item_workfn(struct work_struct *work)
@@ -149,15 +207,18 @@ static void mmfree_item_workfn(struct work_struct *work)
 	struct mmfree_waiter *w = item->waiter;
 	u64 start = ktime_get_ns();
 
+	WRITE_ONCE(mmfree_pool_progress_at, jiffies);
 	mmfree_item_free_pages(item);
+	WRITE_ONCE(mmfree_pool_progress_at, jiffies);
 	start = ktime_get_ns() - start;
 	mmfree_stat_add(MMFREE_STAT_PAGEFREE_OFFLOADED_PAGES, item->pages);
 	/* Queued on the pages' node; the scheduler may have moved the worker. */
 	if (numa_node_id() != item->nid)
 		mmfree_stat_add(MMFREE_STAT_PAGEFREE_REMOTE_PAGES, item->pages);
 	mmfree_stat_add(MMFREE_STAT_PAGEFREE_WORKER_NS, start);
+	mmfree_item_charge(item, start);
 	trace_mmfree_item_freed(item->pages, item->nid, start, false,
-				item->cgroup);
+				mmfree_cgroup_id(item->cgrp));
 	atomic_dec(&mmfree_pool_items);
 	/* A sync item's memory is its waiter's: hands off after this. */
 	if (w) {
@@ -179,7 +240,8 @@ static void mmfree_item_workfn(struct work_struct *work)
  *	reference is taken), or NULL
  *
  * Context: the task that gathered the pages; its cgroup (on the default
- * hierarchy) is the one the item's trace event names.
+ * hierarchy) is charged the workers' time on the item, and named by the
+ * item's trace event.
  */
 void mmfree_item_queue(struct mmfree_item *item, struct mmfree_waiter *w,
 		       int nid, struct mem_cgroup *memcg)
@@ -188,7 +250,7 @@ void mmfree_item_queue(struct mmfree_item *item, struct mmfree_waiter *w,
 	item->waiter = w;
 	item->nid = nid;
 	item->memcg = NULL;
-	item->cgroup = mmfree_task_cgroup_id(current);
+	item->cgrp = mmfree_task_cgroup_get(current);
 	atomic_long_add(item->pages, &mmfree_pool_inflight);
 	atomic_long_add(item->pages, &mmfree_pool_node_inflight[nid]);
 	atomic_inc(&mmfree_pool_items);
@@ -226,7 +288,8 @@ static unsigned long mmfree_item_free_taken(struct mmfree_item *item,
 	atomic_dec(&mmfree_pool_items);
 	mmfree_item_free_pages(item);
 	trace_mmfree_item_freed(item->pages, item->nid,
-				ktime_get_ns() - start, true, item->cgroup);
+				ktime_get_ns() - start, true,
+				mmfree_cgroup_id(item->cgrp));
 	return item->pages;
 }
 
@@ -266,7 +329,7 @@ unsigned long mmfree_waiter_finish(struct mmfree_waiter *w)
 	if (!atomic_dec_and_test(&w->pending))
 		wait_for_completion(&w->done);
 	list_for_each_entry_safe(item, next, &w->items, node)
-		kmem_cache_free(mmfree_item_cache, item);
+		mmfree_item_destroy(item);
 	/* Every item is done: complete() has let go of the completion. */
 	mmfree_waiter_init(w);
 	return helped;
@@ -355,12 +418,6 @@ void mmfree_pool_wait_back(struct mem_cgroup *memcg, unsigned long timeout)
 {
 	wait_event_timeout(mmfree_pool_back_wq, mmfree_pool_back(memcg),
 			   timeout);
-}
-
-/* Whether the pool has work: it started on an idle CPU, which is its own. */
-bool mmfree_pool_working(void)
-{
-	return atomic_read(&mmfree_pool_items) > 0;
 }
 
 /* Work items queued or being freed now. */
@@ -541,6 +598,9 @@ void mmfree_pool_drain(void)
 
 int mmfree_pool_init(void)
 {
+	/* No progress yet (jiffies starts 5 minutes before it wraps to 0). */
+	mmfree_pool_progress_at = jiffies - 2 *
+				  msecs_to_jiffies(MMFREE_POOL_PROGRESS_MS);
 	mmfree_pool_node_inflight = kcalloc(nr_node_ids,
 					    sizeof(*mmfree_pool_node_inflight),
 					    GFP_KERNEL);

@@ -72,7 +72,7 @@
 	    "freed inline, by the task itself")				\
 	NUM(PAGEFREE_IDLE_ONLY, pagefree, idle_only, 1, 0, 1,		\
 	    "offload only while a CPU the task may run on is idle (or "	\
-	    "the pool is at work)")					\
+	    "the pool's workers are getting CPU time)")			\
 	NUM(PAGEFREE_MAX_INFLIGHT_PAGES, pagefree, max_inflight_pages,	\
 	    1048576, 512, 1073741824,					\
 	    "most base pages queued or being freed at once, both modes; " \

@@ -21,6 +21,9 @@
  * file returns when the value falls to 0 (the module calls sysfs_notify()
  * then, and when it unloads); read it again after each wakeup.
  *
+ * A statistic with share_of set is a part of the statistic it names, in
+ * the same directory and unit: mmfreectl shows what share it is.
+ *
  * A statistic with root_only set is read under a kernel lock that every
  * percpu allocation takes (a walk over the chunks): its file is 0400, so
  * that no unprivileged reader can stall allocations.  The others read
@@ -63,6 +66,7 @@ enum mmfree_stat_id {
 	MMFREE_STAT_PAGEFREE_WORK_ITEMS,
 	MMFREE_STAT_PAGEFREE_WAIT_NS,
 	MMFREE_STAT_PAGEFREE_WORKER_NS,
+	MMFREE_STAT_PAGEFREE_CHARGED_NS,
 	MMFREE_NR_STATS
 };
 
@@ -73,6 +77,7 @@ struct mmfree_stat_desc {
 	int gauge;
 	int root_only;
 	int waitable;
+	const char *share_of;
 	const char *help;
 };
 
@@ -168,7 +173,7 @@ const struct mmfree_stat_desc mmfree_stat_descs[MMFREE_NR_STATS] = {
 	[MMFREE_STAT_PAGEFREE_INLINE_LIMITED_PAGES] = {
 		.dir = "pagefree/stats", .name = "inline_limited_pages",
 		.unit = MMFREE_STAT_FREED,
-		.help = "freed inline: the task is CPU-limited, niced, idle or real-time",
+		.help = "freed inline: a CPU-limited task, or its cpuset lacks the node's CPUs",
 	},
 	[MMFREE_STAT_PAGEFREE_INLINE_HUGETLB_PAGES] = {
 		.dir = "pagefree/stats", .name = "inline_hugetlb_pages",
@@ -204,6 +209,11 @@ const struct mmfree_stat_desc mmfree_stat_descs[MMFREE_NR_STATS] = {
 		.dir = "pagefree/stats", .name = "worker_ns",
 		.unit = MMFREE_STAT_NSEC,
 		.help = "time the pool's workers spent freeing",
+	},
+	[MMFREE_STAT_PAGEFREE_CHARGED_NS] = {
+		.dir = "pagefree/stats", .name = "charged_ns",
+		.unit = MMFREE_STAT_NSEC, .share_of = "worker_ns",
+		.help = "of worker_ns: charged to the gathering task's cgroup (its cpu.stat)",
 	},
 };
 #endif

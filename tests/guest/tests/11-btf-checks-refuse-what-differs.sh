@@ -22,6 +22,7 @@ pcpu_chunk.nr_populated:percpu pcpu_chunk.populated:percpu
 pcpu_block_md.contig_hint:percpu
 out_of_memory:pagefree tlb_finish_mmu:pagefree free_pages_and_swap_cache:pagefree
 tlb_flush_mmu:pagefree idle_cpu:pagefree lru_add_drain:pagefree
+__cgroup_account_cputime:pagefree cpuset_cpus_allowed:pagefree
 zone_watermark_ok:pagefree
 mmu_gather.mm:pagefree mmu_gather.local:pagefree mmu_gather_batch.nr:pagefree
 mmu_gather_batch.next:pagefree task_group.parent:pagefree

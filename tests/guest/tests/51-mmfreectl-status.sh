@@ -125,7 +125,8 @@ for f in $stats; do
 		;;
 	*_ns)
 		assert_eq "$line" "{\"value\":$v,\"unit\":\"ns\"}" "JSON: $f unit"
-		assert_match "$tline" " $v  \([0-9.]+ (ns|us|ms|s)\)\$" \
+		# charged_ns: ", N% of worker_ns" once worker_ns is not 0.
+		assert_match "$tline" " $v  \([0-9.]+ (ns|us|ms|s)(, [0-9]+% of worker_ns)?\)\$" \
 			"status: $f readable"
 		;;
 	*)
@@ -134,7 +135,7 @@ for f in $stats; do
 		;;
 	esac
 done
-assert_eq "$nstats" 24 "stats found in sysfs"
+assert_eq "$nstats" 25 "stats found in sysfs"
 assert_eq "$(json_get "$json" '.stats | length')" "$nstats" "stats in JSON"
 
 # Human-readable bytes: populated pages, checked to one decimal.

@@ -1,7 +1,9 @@
 #!/bin/sh
 # The inline fallbacks.  idle_only: with a CPU hog on each CPU, a 64 MiB
 # munmap is freed inline as busy while idle_only=1, and handed to the
-# pool (offloaded or helped) once idle_only=0.  test_fail_alloc=1 (a
+# pool (offloaded or helped) once idle_only=0; with items in flight but
+# the workers held, a munmap is freed inline as busy (a busy pool is not
+# an idle CPU).  test_fail_alloc=1 (a
 # load-time parameter, not writable at run time): every work item
 # allocation fails, so everything is freed inline as nomem and nothing
 # is offloaded, in sync and async mode; test_fail_alloc=3 mixes both.
@@ -42,6 +44,27 @@ for idle in 1 0; do
 	fi
 done
 pf_bg_stop
+
+# --- a busy pool is not an idle CPU --------------------------------------
+# Items in flight that no worker runs (pf_freeze_workers holds them) make
+# no CPU idle: with idle_only=1 the next munmap is freed inline as busy.
+# (Before, any queued item counted as an idle CPU: it went to the pool.)
+pf_load pagefree_mode=async pagefree_idle_only=0
+pf_freeze_workers
+pf_run taskset -c 1 pftest munmap 128 1
+[ "$(pf_stat inflight_pages)" -gt 0 ] ||
+	fail "busy pool: nothing in flight with the workers held"
+pf_knob idle_only 1
+pf_snap
+pf_run taskset -c 1 pftest munmap $mb 2
+busy=$(pf_delta inline_busy_pages)
+items=$(pf_delta work_items)
+pf_show "workers held, idle_only=1"
+pf_feed_workers
+pf_wait_inflight
+assert_eq "$items" 0 "busy pool: work items queued while no CPU was idle"
+[ "$busy" -ge $((pages * 9 / 10)) ] ||
+	fail "busy pool: only $busy of $pages pages freed inline as busy"
 
 # --- test_fail_alloc -----------------------------------------------------
 # A fault injection for tests, set at load only: not writable later.

@@ -8,6 +8,11 @@
 # CPU's node instead (plain queue_work(), or 6.1's implicitly ordered
 # workqueue with one pool for all nodes), 6.1 would free every page on
 # the wrong node, and 6.12 7-30% of them (measured).
+# cpuset: a task whose cpuset holds node 0's CPU only (both nodes' memory)
+# unmaps pages of node 1: freed inline, counted as limited (their items
+# would run on node 1's CPU); its pages of node 0 go to the pool; every
+# item a worker freed for it ran on node 0's CPU.  (Before, node 1's
+# items ran on node 1's CPU, outside the task's cpuset.)
 MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
 # shellcheck source=../lib.sh
 . "$MMFREE_GUEST/lib.sh"
@@ -43,5 +48,46 @@ for mode in sync async; do
 			fail "$mode: $remote of $off pages of node $node freed on another node"
 		pf_assert_no_leak "$mode, node $node: after $n munmaps of $mb MiB"
 	done
+done
+
+# --- cpuset ---------------------------------------------------------------
+CS=/sys/fs/cgroup/mmfree-cpuset
+trap 'pf_cleanup; trace_off; rmdir $CS 2>/dev/null' EXIT
+grep -qw cpuset /sys/fs/cgroup/cgroup.controllers || fail "no cpuset controller"
+grep -qw cpuset /sys/fs/cgroup/cgroup.subtree_control ||
+	echo +cpuset >/sys/fs/cgroup/cgroup.subtree_control || fail "enabling the cpuset controller"
+mkdir -p $CS
+cpu0=$(node_cpu 0)
+echo "$cpu0" >$CS/cpuset.cpus || fail "cpuset.cpus = $cpu0"
+echo 0-1 >$CS/cpuset.mems || fail "cpuset.mems = 0-1"
+cgid=$(stat -c %i $CS)	# a cgroup's id is its directory's inode
+pf_load pagefree_mode=async pagefree_idle_only=0
+echo 1 >$E/mmfree_item_freed/enable || fail "enabling mmfree_item_freed"
+for node in 1 0; do
+	pf_snap
+	trace_start
+	pf_run pf_in_cg $CS pftest node $mb 2 $node
+	pf_wait_inflight
+	trace_stop
+	pf_show "cpuset CPU $cpu0, pages on node $node"
+	items=$(pf_delta work_items)
+	lim=$(pf_delta inline_limited_pages)
+	# The CPU each worker's item was freed on: "comm-pid [CPU] ...".
+	cpus=$(trace_lines mmfree_item_freed | grep "by=worker cgroup=$cgid\$" |
+		sed -n 's/^[^[]*\[0*\([0-9][0-9]*\)\].*/\1/p' | sort -u | tr '\n' ' ')
+	echo "cpuset CPU $cpu0, pages on node $node: $items work items, freed by workers on CPUs: ${cpus:-none}"
+	# (The shell that exec'd pftest in the cgroup may queue a few
+	# pages of its own, of node 0.)
+	for c in $cpus; do
+		[ "$c" = "$cpu0" ] || fail "an item of the cpuset's task was freed on CPU $c"
+	done
+	if [ $node = 1 ]; then
+		[ "$lim" -ge $((2 * mb * 256 * 9 / 10)) ] ||
+			fail "only $lim of $((2 * mb * 256)) pages of node 1 freed inline as limited"
+	else
+		[ "$items" -gt 0 ] || fail "node 0's pages did not go to the pool"
+		assert_eq "$lim" 0 "pages of node 0 freed inline as limited"
+		[ -n "$cpus" ] || fail "no trace of an item freed by a worker"
+	fi
 done
 unload

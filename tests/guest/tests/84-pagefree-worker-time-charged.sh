@@ -1,0 +1,72 @@
+#!/bin/sh
+# The workers' time on a task's pages is charged to the task's cgroup: a
+# munmap loop in a cgroup (2 GiB async, 512 MiB sync) grows the cgroup's
+# cpu.stat usage_usec, beyond the loop's own CPU time (pftest's
+# runtime_ns), by at least 90% of the time the workers spent
+# (pagefree/stats/worker_ns), and charged_ns counts it; mmfreectl status
+# shows the share.  Once the loop has exited and its pages are back, the
+# cgroup reports populated 0, rmdir succeeds, and no dying cgroup is
+# left.  (Before, the workers' time showed in no cgroup: usage grew by
+# the loop's own time only.)
+MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
+# shellcheck source=../lib.sh
+. "$MMFREE_GUEST/lib.sh"
+# shellcheck source=../lib-pagefree.sh
+. "$MMFREE_GUEST/lib-pagefree.sh"
+
+CG=/sys/fs/cgroup/mmfree-charged
+trap 'pf_cleanup; rmdir $CG 2>/dev/null' EXIT
+
+usage_usec() {
+	awk '$1 == "usage_usec" { print $2 }' $CG/cpu.stat
+}
+
+dying() {
+	awk '$1 == "nr_dying_descendants" { print $2 }' /sys/fs/cgroup/cgroup.stat
+}
+
+charged() {	# mode MB N
+	mode=$1 mb=$2 n=$3
+	pf_load pagefree_mode="$mode" pagefree_idle_only=0
+	mkdir $CG || fail "mkdir $CG"
+	u0=$(usage_usec)
+	pf_snap
+	out=$(PFTEST_RUNTIME=1 pf_in_cg $CG pftest munmap "$mb" "$n") ||
+		fail "$mode: pftest munmap $mb $n failed"
+	pf_wait_inflight
+	own=$(echo "$out" | sed -n 's/^runtime_ns=//p')
+	[ -n "$own" ] || fail "$mode: pftest printed no runtime_ns"
+	u1=$(usage_usec)
+	worker=$(pf_delta worker_ns)
+	extra=$(((u1 - u0) * 1000 - own))
+	pf_show "$mode"
+	echo "$mode: cgroup usage +$(((u1 - u0) / 1000)) ms, pftest's own $((own / 1000000)) ms, so +$((extra / 1000000)) ms charged; workers $((worker / 1000000)) ms"
+	[ "$(pf_delta offloaded_pages)" -gt 0 ] || fail "$mode: the workers freed nothing"
+	[ "$extra" -ge $((worker * 9 / 10)) ] ||
+		fail "$mode: the cgroup was charged $((extra / 1000000)) ms beyond its own time, under 90% of the workers' $((worker / 1000000)) ms"
+	stat=$(pf_delta charged_ns)
+	echo "$mode: charged_ns +$((stat / 1000000)) ms"
+	[ "$stat" -ge $((worker * 9 / 10)) ] ||
+		fail "$mode: charged_ns grew by $stat, under 90% of worker_ns' $worker"
+	line=$(ctl status | grep -E '^ +charged_ns ')
+	echo "$line"
+	assert_match "$line" '% of worker_ns' "mmfreectl status' charged_ns line"
+
+	assert_eq "$(awk '$1 == "populated" { print $2 }' $CG/cgroup.events)" 0 \
+		"$mode: populated in cgroup.events once the loop exited and its pages are back"
+	rmdir $CG || fail "$mode: rmdir of the emptied cgroup"
+}
+
+# Its pages may come back later than the cgroup is removed: then the
+# cgroup is dying until its last item is freed, no longer.
+base=$(dying)
+charged async 256 8
+charged sync 256 2
+i=0
+while [ "$(dying)" -gt "$base" ]; do
+	[ $i -lt 50 ] || fail "nr_dying_descendants $(dying), $base before, 10 s after the pages were back"
+	sleep 0.2
+	i=$((i + 1))
+done
+echo "nr_dying_descendants: $base before, $(dying) after"
+unload
