@@ -312,28 +312,25 @@ static struct mem_cgroup *mmfree_gather_memcg(void)
  */
 static int mmfree_cpuset_nodes(nodemask_t *nodes)
 {
-	cpumask_var_t allowed;
-	int nid, cpu;
+	cpumask_var_t denied;
+	int nid;
 
-	if (!alloc_cpumask_var(&allowed, GFP_NOWAIT | __GFP_NOWARN |
+	if (!alloc_cpumask_var(&denied, GFP_NOWAIT | __GFP_NOWARN |
 			       __GFP_NOMEMALLOC))
 		return -ENOMEM;
-	mmfree_call_cpuset_cpus(current, allowed);
+	mmfree_call_cpuset_cpus(current, denied);
+	/* The online CPUs the cpuset does not give. */
+	cpumask_andnot(denied, cpu_online_mask, denied);
 	nodes_clear(*nodes);
 	for_each_online_node(nid) {
 		const struct cpumask *cpus = cpumask_of_node(nid);
 
 		if (!cpumask_intersects(cpus, cpu_online_mask))
 			cpus = cpu_online_mask;
-		node_set(nid, *nodes);
-		for_each_cpu_and(cpu, cpus, cpu_online_mask) {
-			if (!cpumask_test_cpu(cpu, allowed)) {
-				node_clear(nid, *nodes);
-				break;
-			}
-		}
+		if (!cpumask_intersects(cpus, denied))
+			node_set(nid, *nodes);
 	}
-	free_cpumask_var(allowed);
+	free_cpumask_var(denied);
 	return 0;
 }
 
@@ -515,7 +512,7 @@ static bool mmfree_idle_cpu_available(void)
 		if (cpu == self)
 			continue;
 		if (mmfree_call_idle_cpu(cpu)) {
-			mmfree_pool_note_idle_cpu();
+			mmfree_pool_got_cpu();
 			return true;
 		}
 		if (++seen == MMFREE_IDLE_SCAN_MAX)

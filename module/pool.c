@@ -75,11 +75,7 @@ static atomic_long_t mmfree_pool_inflight = ATOMIC_LONG_INIT(0);
 static atomic_long_t *mmfree_pool_node_inflight;
 static atomic_t mmfree_pool_alloc_count = ATOMIC_INIT(0);
 static atomic_t mmfree_pool_items = ATOMIC_INIT(0);	/* queued or running */
-/*
- * When the pool last got CPU time (jiffies): a worker started or ended an
- * item, or a gatherer found an idle CPU for it
- * (mmfree_pool_note_idle_cpu()).
- */
+/* When the pool last got CPU time (jiffies): mmfree_pool_got_cpu(). */
 static unsigned long mmfree_pool_progress_at;
 /* How long that counts: longer than a worker's wakeup, even under TCG. */
 #define MMFREE_POOL_PROGRESS_MS	50
@@ -180,8 +176,11 @@ static void mmfree_item_charge(struct mmfree_item *item, u64 ns)
 	mmfree_stat_add(MMFREE_STAT_PAGEFREE_CHARGED_NS, ns);
 }
 
-/* A CPU is the pool's now: a gatherer found it idle. */
-void mmfree_pool_note_idle_cpu(void)
+/*
+ * The pool gets CPU time now: a worker starts or ends an item, or a
+ * gatherer found an idle CPU for it.
+ */
+void mmfree_pool_got_cpu(void)
 {
 	WRITE_ONCE(mmfree_pool_progress_at, jiffies);
 }
@@ -207,9 +206,9 @@ static void mmfree_item_workfn(struct work_struct *work)
 	struct mmfree_waiter *w = item->waiter;
 	u64 start = ktime_get_ns();
 
-	WRITE_ONCE(mmfree_pool_progress_at, jiffies);
+	mmfree_pool_got_cpu();
 	mmfree_item_free_pages(item);
-	WRITE_ONCE(mmfree_pool_progress_at, jiffies);
+	mmfree_pool_got_cpu();
 	start = ktime_get_ns() - start;
 	mmfree_stat_add(MMFREE_STAT_PAGEFREE_OFFLOADED_PAGES, item->pages);
 	/* Queued on the pages' node; the scheduler may have moved the worker. */
