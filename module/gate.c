@@ -26,12 +26,11 @@
 #include "compat.h"
 #include "mmfree.h"
 
-static void notrace mmfree_gate_func(unsigned long ip, unsigned long parent_ip,
-				     struct ftrace_ops *ops,
+static void notrace mmfree_gate_func(struct mmfree_hook *hook,
+				     unsigned long parent_ip,
 				     struct ftrace_regs *fregs)
 {
-	struct mmfree_gate *gate = container_of(ops, struct mmfree_gate,
-						hook.ops);
+	struct mmfree_gate *gate = container_of(hook, struct mmfree_gate, hook);
 
 	mmfree_ftrace_set_ip(fregs, gate->target);
 }
@@ -158,27 +157,8 @@ __mmfree_gate void mmfree_call_wq_set_min_active(struct workqueue_struct *wq,
 	mmfree_gate_missed(&mmfree_gate_wq_set_min_active);
 }
 
-/**
- * mmfree_gate_open - make calls to @gate run its kernel function
- * @gate: the gate; its target was set by mmfree_syms_resolve()
- *
- * Return: 0 or the error from ftrace (-EBUSY while ftrace is off).
- */
-int mmfree_gate_open(struct mmfree_gate *gate)
-{
-	if (!gate->target)
-		return -ENOENT;
-	return mmfree_hook_attach(&gate->hook);
-}
-
-/* Return: 0, or the error of a detach that failed (the gate stays open). */
-int mmfree_gate_close(struct mmfree_gate *gate)
-{
-	return mmfree_hook_detach(&gate->hook);
-}
-
 /* Whether calling @gate now runs its kernel function. */
 bool mmfree_gate_is_open(const struct mmfree_gate *gate)
 {
-	return gate->hook.attached;
+	return gate->hook.set;
 }

@@ -135,6 +135,8 @@ int mmfree_syms_resolve(const char *feature, struct mmfree_sym *syms,
 int mmfree_syms_attach(struct mmfree_sym *syms, size_t nr);
 int mmfree_syms_detach(struct mmfree_sym *syms, size_t nr);
 int mmfree_syms_close_gates(struct mmfree_sym *syms, size_t nr);
+int mmfree_syms_open_load_gates(struct mmfree_sym *syms, size_t nr);
+int mmfree_syms_close_load_gates(struct mmfree_sym *syms, size_t nr);
 bool mmfree_syms_attached(const struct mmfree_sym *syms, size_t nr);
 
 /* --- gate.c */
@@ -152,8 +154,6 @@ struct mmfree_gate;
 #endif
 #define __mmfree_gate	__attribute__((__noipa__))
 
-int mmfree_gate_open(struct mmfree_gate *gate);
-int mmfree_gate_close(struct mmfree_gate *gate);
 bool mmfree_gate_is_open(const struct mmfree_gate *gate);
 
 /* Each kernel function mmfree calls: its gate and the gate function. */
@@ -186,15 +186,21 @@ void mmfree_call_wq_set_min_active(struct workqueue_struct *wq,
 
 /* --- hook.c */
 
+struct mmfree_hook;
+struct mmfree_hooks;
+
+/* A hook's callback: atomic context, never sleeps. */
+typedef void (*mmfree_hook_fn)(struct mmfree_hook *hook,
+			       unsigned long parent_ip,
+			       struct ftrace_regs *fregs);
+
 struct mmfree_hook {
 	const char *name;	/* the kernel function, set by sym.c */
 	unsigned long addr;
-	ftrace_func_t func;
+	mmfree_hook_fn func;
 	bool redirect;		/* func may call mmfree_hook_redirect() */
 	bool permanent;		/* must run while attached: ftrace stays on */
-	struct ftrace_ops ops;
-	bool attached;
-	bool pinned;		/* holds the module: a detach failed */
+	struct mmfree_hooks *set;	/* attached with these, or NULL */
 };
 
 struct mmfree_gate {
@@ -204,8 +210,8 @@ struct mmfree_gate {
 };
 
 void mmfree_hooks_init(void);
-int mmfree_hook_attach(struct mmfree_hook *hook);
-int mmfree_hook_detach(struct mmfree_hook *hook);
+int mmfree_hooks_attach(struct mmfree_hook **hooks, unsigned int nr);
+int mmfree_hooks_detach(struct mmfree_hook *hook);
 void mmfree_hook_redirect(struct ftrace_regs *fregs, void *to);
 bool mmfree_hook_from_us(unsigned long parent_ip);
 

@@ -848,9 +848,8 @@ static bool mmfree_out_of_memory(struct oom_control *oc)
  * wrapper.  Calls from mmfree itself (gates, workers) run the kernel's
  * function untouched.
  */
-static void notrace mmfree_free_pages_cb(unsigned long ip,
+static void notrace mmfree_free_pages_cb(struct mmfree_hook *hook,
 					 unsigned long parent_ip,
-					 struct ftrace_ops *ops,
 					 struct ftrace_regs *fregs)
 {
 	struct mmfree_gather *g;
@@ -863,9 +862,8 @@ static void notrace mmfree_free_pages_cb(unsigned long ip,
 	mmfree_hook_redirect(fregs, mmfree_free_pages_and_swap_cache);
 }
 
-static void notrace mmfree_tlb_flush_cb(unsigned long ip,
+static void notrace mmfree_tlb_flush_cb(struct mmfree_hook *hook,
 					unsigned long parent_ip,
-					struct ftrace_ops *ops,
 					struct ftrace_regs *fregs)
 {
 	struct mmu_gather *tlb = (void *)mmfree_ftrace_arg(fregs, 0);
@@ -882,9 +880,8 @@ static void notrace mmfree_tlb_flush_cb(unsigned long ip,
 	mmfree_hook_redirect(fregs, mmfree_tlb_flush_mmu);
 }
 
-static void notrace mmfree_tlb_finish_cb(unsigned long ip,
+static void notrace mmfree_tlb_finish_cb(struct mmfree_hook *hook,
 					 unsigned long parent_ip,
-					 struct ftrace_ops *ops,
 					 struct ftrace_regs *fregs)
 {
 	if (mmfree_hook_from_us(parent_ip))
@@ -893,8 +890,8 @@ static void notrace mmfree_tlb_finish_cb(unsigned long ip,
 	mmfree_hook_redirect(fregs, mmfree_tlb_finish_mmu);
 }
 
-static void notrace mmfree_oom_cb(unsigned long ip, unsigned long parent_ip,
-				  struct ftrace_ops *ops,
+static void notrace mmfree_oom_cb(struct mmfree_hook *hook,
+				  unsigned long parent_ip,
 				  struct ftrace_regs *fregs)
 {
 	struct oom_control *oc = (void *)mmfree_ftrace_arg(fregs, 0);
@@ -909,9 +906,9 @@ static void notrace mmfree_oom_cb(unsigned long ip, unsigned long parent_ip,
 
 /*
  * What pagefree does with each kernel symbol, and the prototype BTF must
- * show for it (what the wrapper and the gate are written for).  In
- * attach order: out_of_memory first (pages may be in flight as soon as
- * a gather is pooled), tlb_finish_mmu before what can open a gather.
+ * show for it (what the wrapper and the gate are written for).  The
+ * hooks go live together, in no set order; no gather opens before
+ * mmfree_pagefree_attached, set once all of them are.
  */
 static struct mmfree_sym mmfree_pagefree_syms[] = {
 	{
@@ -1007,7 +1004,8 @@ static int mmfree_pagefree_detach(void)
 	if (err)
 		return err;
 	/* Nothing calls through them any more: workers drained, no task inside. */
-	return mmfree_syms_close_gates(syms, nr);
+	return mmfree_syms_close_gates(syms, nr) ?:
+	       mmfree_syms_close_load_gates(syms, nr);
 }
 
 /* Attach or detach to match the knobs. */
@@ -1107,7 +1105,11 @@ static int mmfree_pagefree_init(struct dentry *debugfs)
 		pr_warn("pagefree disabled: no worker pool (%d)\n", err);
 		return err;
 	}
+	mmfree_syms_open_load_gates(mmfree_pagefree_syms,
+				    ARRAY_SIZE(mmfree_pagefree_syms));
 	mmfree_pool_tune();
+	mmfree_syms_close_load_gates(mmfree_pagefree_syms,
+				     ARRAY_SIZE(mmfree_pagefree_syms));
 	pr_info("pagefree: %s mode, %u workers, gathers of %u pages or more\n",
 		mmfree_knob(MMFREE_KNOB_PAGEFREE_MODE) ==
 		MMFREE_PAGEFREE_MODE_async ? "async" : "sync",

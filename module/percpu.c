@@ -247,9 +247,8 @@ static void mmfree_percpu_isolate(int *chunks, int *pages)
  * At the start of a balance run, before pcpu_reclaim_populated(): only in
  * runs mmfree asked for (mmfree_percpu_request_run()).
  */
-static void notrace mmfree_balance_workfn_cb(unsigned long ip,
+static void notrace mmfree_balance_workfn_cb(struct mmfree_hook *hook,
 					     unsigned long parent_ip,
-					     struct ftrace_ops *op,
 					     struct ftrace_regs *fregs)
 {
 	int chunks = 0, pages = 0;
@@ -271,9 +270,8 @@ static void notrace mmfree_balance_workfn_cb(unsigned long ip,
  * what the run released when mmfree had isolated chunks for it.  Balance
  * runs are serialised by the workqueue (one work item).
  */
-static void notrace mmfree_balance_free_cb(unsigned long ip,
+static void notrace mmfree_balance_free_cb(struct mmfree_hook *hook,
 					   unsigned long parent_ip,
-					   struct ftrace_ops *op,
 					   struct ftrace_regs *fregs)
 {
 	long released;
@@ -325,9 +323,8 @@ static void mmfree_percpu_kick_fn(struct work_struct *work)
  * every free of every CPU: shared words are written at most once a jiffy
  * and once a kick.
  */
-static void notrace mmfree_free_percpu_cb(unsigned long ip,
+static void notrace mmfree_free_percpu_cb(struct mmfree_hook *hook,
 					  unsigned long parent_ip,
-					  struct ftrace_ops *op,
 					  struct ftrace_regs *fregs)
 {
 	unsigned long now = jiffies;
@@ -360,8 +357,8 @@ static void mmfree_percpu_tick_fn(struct work_struct *work)
 
 /*
  * What percpu does with each kernel symbol: the data it reads, and the
- * functions it observes (no function is replaced), in attach order, with
- * the prototype BTF must show for each.
+ * functions it observes (no function is replaced, and they go live
+ * together), with the prototype BTF must show for each.
  */
 static struct mmfree_sym mmfree_percpu_syms[] = {
 	MMFREE_DATA("pcpu_chunk_lists", &mmfree_pcpu.lists),

@@ -543,18 +543,14 @@ out:
 }
 
 /*
- * Run @fn with @gate open, where this kernel has its function; the pool
- * works without it (one line says what is lost).
+ * Run @fn if @gate is open (this kernel has its function); the pool works
+ * without it (one line says what is lost).
  */
 static void mmfree_pool_tune_with(struct mmfree_gate *gate, int (*fn)(void),
 				  const char *without)
 {
-	int err = mmfree_gate_open(gate);
+	int err = mmfree_gate_is_open(gate) ? fn() : -ENOENT;
 
-	if (!err) {
-		err = fn();
-		mmfree_gate_close(gate);
-	}
 	if (err)
 		pr_warn("pagefree: %s (%d)\n", without, err);
 }
@@ -574,8 +570,8 @@ static int mmfree_pool_min_active(void)
 /**
  * mmfree_pool_tune - the workqueue settings only unexported functions make
  *
- * At load, with the gates' targets resolved (those this kernel lacks are
- * left out).
+ * At load, with the gates it uses at load open (those this kernel lacks
+ * are closed).
  */
 void mmfree_pool_tune(void)
 {

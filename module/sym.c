@@ -6,15 +6,19 @@
  * in gate.c), or hooks and calls it.  Here a table is resolved
  * (ksyms.c), its functions' prototypes are checked against the kernel's
  * BTF (btf.c), its data, hooks and gates learn their addresses, and its
- * hooks and gates are attached and detached in table order.
+ * gates, then its hooks, are attached, each as one set (hook.c).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/bug.h>
 #include <linux/kernel.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
 #include "mmfree.h"
+
+/* Most hooks, or gates, of one table. */
+#define MMFREE_SET_MAX		16
 
 /* Longest prototype compared: a few pointers to structs. */
 #define MMFREE_PROTO_MAX	256
@@ -121,50 +125,88 @@ int mmfree_syms_resolve(const char *feature, struct mmfree_sym *syms,
 	return 0;
 }
 
-/* The gates a feature calls while it runs; not those it uses at load. */
-static bool mmfree_sym_run_gate(const struct mmfree_sym *sym)
+/* What of a table is attached or detached as one set. */
+enum mmfree_sym_set {
+	MMFREE_SYMS_HOOKS,
+	MMFREE_SYMS_GATES,		/* the gates called while it runs */
+	MMFREE_SYMS_LOAD_GATES,		/* the gates used at load only */
+};
+
+/* The hook of row @sym in @which, or NULL. */
+static struct mmfree_hook *mmfree_sym_hook(struct mmfree_sym *sym,
+					   enum mmfree_sym_set which)
 {
-	return sym->gate && !(sym->flags & MMFREE_SYM_AT_LOAD);
+	bool at_load = sym->flags & MMFREE_SYM_AT_LOAD;
+	bool want_at_load = which == MMFREE_SYMS_LOAD_GATES;
+
+	if (which == MMFREE_SYMS_HOOKS)
+		return sym->hook;
+	return sym->gate && at_load == want_at_load ? &sym->gate->hook : NULL;
+}
+
+/*
+ * Detach the sets of @which; each set once, one that cannot be detached
+ * stays attached (hook.c pins the module).  Return: the first error.
+ */
+static int mmfree_syms_detach_sets(struct mmfree_sym *syms, size_t nr,
+				   enum mmfree_sym_set which)
+{
+	struct mmfree_hooks *failed = NULL;
+	struct mmfree_hook *hook;
+	size_t i;
+	int err = 0, e;
+
+	for (i = 0; i < nr; i++) {
+		hook = mmfree_sym_hook(&syms[i], which);
+		if (!hook || !hook->set || hook->set == failed)
+			continue;
+		failed = hook->set;
+		e = mmfree_hooks_detach(hook);
+		err = err ?: e;
+	}
+	return err;
+}
+
+/* Attach, as one set, the hooks of @which that are not attached yet. */
+static int mmfree_syms_attach_set(struct mmfree_sym *syms, size_t nr,
+				  enum mmfree_sym_set which)
+{
+	struct mmfree_hook *set[MMFREE_SET_MAX], *hook;
+	unsigned int n = 0;
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		hook = mmfree_sym_hook(&syms[i], which);
+		/* An optional function's gate is left closed if it is missing. */
+		if (!hook || hook->set || !syms[i].addr)
+			continue;
+		if (WARN_ON_ONCE(n == MMFREE_SET_MAX))
+			return -E2BIG;
+		set[n++] = hook;
+	}
+	return n ? mmfree_hooks_attach(set, n) : 0;
 }
 
 /* Close the gates a feature calls while it runs.  Return: the first error. */
 int mmfree_syms_close_gates(struct mmfree_sym *syms, size_t nr)
 {
-	size_t i;
-	int err = 0, e;
-
-	for (i = 0; i < nr; i++) {
-		if (!mmfree_sym_run_gate(&syms[i]))
-			continue;
-		e = mmfree_gate_close(syms[i].gate);
-		err = err ?: e;
-	}
-	return err;
+	return mmfree_syms_detach_sets(syms, nr, MMFREE_SYMS_GATES);
 }
 
-/*
- * Detach the hooks, last attached first; the gates stay open.  One that
- * cannot be detached stays attached (hook.c pins the module); the others
- * go.  Return: the first error.
- */
+/* Detach the hooks; the gates stay open.  Return: the first error. */
 int mmfree_syms_detach(struct mmfree_sym *syms, size_t nr)
 {
-	size_t i;
-	int err = 0, e;
-
-	for (i = nr; i-- > 0; ) {
-		if (!syms[i].hook)
-			continue;
-		e = mmfree_hook_detach(syms[i].hook);
-		err = err ?: e;
-	}
-	return err;
+	return mmfree_syms_detach_sets(syms, nr, MMFREE_SYMS_HOOKS);
 }
 
 /**
  * mmfree_syms_attach - open a feature's gates, then attach its hooks
- * @syms: its table, whose order is the order of attaching
+ * @syms: its table
  * @nr: the number of rows
+ *
+ * The gates go live before any hook that may call them.  The hooks come
+ * up together, in no set order: a feature lets its hooks act only once
+ * this returns.
  *
  * Return: 0, or the first error; then what was attached stays so: the
  * feature undoes it with its own detach, which knows what must be
@@ -172,16 +214,24 @@ int mmfree_syms_detach(struct mmfree_sym *syms, size_t nr)
  */
 int mmfree_syms_attach(struct mmfree_sym *syms, size_t nr)
 {
-	size_t i;
-	int err = 0;
+	return mmfree_syms_attach_set(syms, nr, MMFREE_SYMS_GATES) ?:
+	       mmfree_syms_attach_set(syms, nr, MMFREE_SYMS_HOOKS);
+}
 
-	for (i = 0; i < nr && !err; i++)
-		if (mmfree_sym_run_gate(&syms[i]) && syms[i].addr)
-			err = mmfree_gate_open(syms[i].gate);
-	for (i = 0; i < nr && !err; i++)
-		if (syms[i].hook)
-			err = mmfree_hook_attach(syms[i].hook);
-	return err;
+/*
+ * Open the gates a feature uses at load only, as one set: each open and
+ * close of a set waits for RCU-tasks once.  A gate whose function is
+ * missing stays closed.  Return: 0, or the error; then none is open.
+ */
+int mmfree_syms_open_load_gates(struct mmfree_sym *syms, size_t nr)
+{
+	return mmfree_syms_attach_set(syms, nr, MMFREE_SYMS_LOAD_GATES);
+}
+
+/* Close them again.  Return: 0, or the error; then they stay open. */
+int mmfree_syms_close_load_gates(struct mmfree_sym *syms, size_t nr)
+{
+	return mmfree_syms_detach_sets(syms, nr, MMFREE_SYMS_LOAD_GATES);
 }
 
 /* Whether any hook or gate of the table is attached. */
@@ -190,7 +240,7 @@ bool mmfree_syms_attached(const struct mmfree_sym *syms, size_t nr)
 	size_t i;
 
 	for (i = 0; i < nr; i++)
-		if ((syms[i].hook && syms[i].hook->attached) ||
+		if ((syms[i].hook && syms[i].hook->set) ||
 		    (syms[i].gate && mmfree_gate_is_open(syms[i].gate)))
 			return true;
 	return false;
