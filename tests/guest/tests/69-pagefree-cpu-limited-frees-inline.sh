@@ -9,7 +9,9 @@
 # kworkers: before, they did the limited task's freeing outside its
 # limit, a SCHED_FIFO task waited on them, and niced, idle and
 # low-weight tasks had their freeing done at nice 0 and the root's
-# weight.)
+# weight.)  Over 10 s, an async munmap loop in a cgroup with cpu.max 20%
+# uses at most its quota, workers included (their time is charged to
+# the cgroup, but not held to its quota: hence inline).
 MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
 # shellcheck source=../lib.sh
 . "$MMFREE_GUEST/lib.sh"
@@ -23,11 +25,13 @@ CPUCG=/sys/fs/cgroup/mmfree-cpu
 IDLECG=/sys/fs/cgroup/mmfree-idle
 LIGHTCG=/sys/fs/cgroup/mmfree-light
 HEAVYCG=/sys/fs/cgroup/mmfree-heavy
+QUOTACG=/sys/fs/cgroup/mmfree-quota
 grep -qw cpu /sys/fs/cgroup/cgroup.controllers || skip "no cpu controller"
 
 cpu_cleanup() {
 	pf_cleanup
-	rmdir $CPUCG/inner $CPUCG $IDLECG $LIGHTCG $HEAVYCG 2>/dev/null
+	rm -f /tmp/quota-stop
+	rmdir $CPUCG/inner $CPUCG $IDLECG $LIGHTCG $HEAVYCG $QUOTACG 2>/dev/null
 }
 trap cpu_cleanup EXIT
 
@@ -36,7 +40,8 @@ grep -qw cpu /sys/fs/cgroup/cgroup.subtree_control ||
 mkdir -p $CPUCG
 echo "50000 100000" >$CPUCG/cpu.max || fail "cpu.max"
 echo +cpu >$CPUCG/cgroup.subtree_control || fail "cpu controller below $CPUCG"
-mkdir -p $CPUCG/inner $IDLECG $LIGHTCG $HEAVYCG
+mkdir -p $CPUCG/inner $IDLECG $LIGHTCG $HEAVYCG $QUOTACG
+echo "20000 100000" >$QUOTACG/cpu.max || fail "cpu.max 20%"
 echo 1 >$IDLECG/cpu.idle || fail "cpu.idle"
 echo 50 >$LIGHTCG/cpu.weight || fail "cpu.weight 50"
 echo 200 >$HEAVYCG/cpu.weight || fail "cpu.weight 200"
@@ -73,4 +78,33 @@ for mode in sync async; do
 	check "$mode, cpu.weight 200" 0 pf_in_cg $HEAVYCG pftest munmap $mb $n
 	check "$mode, unlimited" 0 pftest munmap $mb $n
 done
+
+uptime_ms() {
+	awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime
+}
+usage_us() {
+	awk '$1 == "usage_usec" { print $2 }' $QUOTACG/cpu.stat
+}
+# The loop stops at its next round once told to; usage is read after it.
+pf_load pagefree_mode=async pagefree_idle_only=0
+pf_snap
+u0=$(usage_us) t0=$(uptime_ms)
+pf_in_cg $QUOTACG sh -c 'while [ ! -e /tmp/quota-stop ]; do
+	pftest munmap 64 1 >/dev/null || exit 1; done' &
+loop=$!
+sleep 10
+touch /tmp/quota-stop
+wait $loop || fail "the munmap loop under cpu.max 20% failed"
+pf_wait_inflight
+used=$((($(usage_us) - u0) / 1000)) ms=$(($(uptime_ms) - t0))
+pf_show "10 s under cpu.max 20%"
+# Slack: one period's quota (the loop may start anywhere in one) and 5%
+# (a throttled task overruns by up to a tick, paid back the next period).
+quota=$((ms * 21 / 100 + 20))
+echo "cpu.max 20%: the cgroup used $used ms in $ms ms (quota $quota ms), charged_ns +$(($(pf_delta charged_ns) / 1000000)) ms"
+[ "$(pf_delta inline_limited_pages)" -ge $((64 * 256)) ] ||
+	fail "cpu.max 20%: the loop freed no 64 MiB inline"
+assert_eq "$(pf_delta work_items)" 0 "cpu.max 20%: work items queued"
+[ "$used" -le "$quota" ] ||
+	fail "cpu.max 20%: the cgroup used $used ms of CPU in $ms ms, over its quota of $quota ms"
 unload

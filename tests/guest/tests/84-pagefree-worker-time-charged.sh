@@ -6,8 +6,12 @@
 # (pagefree/stats/worker_ns), and charged_ns counts it; mmfreectl status
 # shows the share.  Once the loop has exited and its pages are back, the
 # cgroup reports populated 0, rmdir succeeds, and no dying cgroup is
-# left.  (Before, the workers' time showed in no cgroup: usage grew by
-# the loop's own time only.)
+# left.  Then 100 cgroups, each left by a task right after an async
+# 16 MiB munmap: each says populated 0 by the time mmfreectl wait
+# returns, is removed, and nr_dying_descendants comes back to where it
+# was (an item's cgroup reference lasts as long as the item).  (Before,
+# the workers' time showed in no cgroup: usage grew by the loop's own
+# time only.)
 MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
 # shellcheck source=../lib.sh
 . "$MMFREE_GUEST/lib.sh"
@@ -15,7 +19,7 @@ MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
 . "$MMFREE_GUEST/lib-pagefree.sh"
 
 CG=/sys/fs/cgroup/mmfree-charged
-trap 'pf_cleanup; rmdir $CG 2>/dev/null' EXIT
+trap 'pf_cleanup; rmdir $CG $CG-* 2>/dev/null' EXIT
 
 usage_usec() {
 	awk '$1 == "usage_usec" { print $2 }' $CG/cpu.stat
@@ -57,16 +61,42 @@ charged() {	# mode MB N
 	rmdir $CG || fail "$mode: rmdir of the emptied cgroup"
 }
 
+populated() {	# cgroup
+	awk '$1 == "populated" { print $2 }' "$1/cgroup.events"
+}
+
+# Back to where it was within 10 s: a removed cgroup is freed after RCU.
+dying_back() {	# baseline what
+	i=0
+	while [ "$(dying)" -gt "$1" ]; do
+		[ $i -lt 50 ] || fail "$2: nr_dying_descendants $(dying), $1 before, 10 s after the pages were back"
+		sleep 0.2
+		i=$((i + 1))
+	done
+	echo "$2: nr_dying_descendants $1 before, $(dying) after"
+}
+
 # Its pages may come back later than the cgroup is removed: then the
 # cgroup is dying until its last item is freed, no longer.
 base=$(dying)
 charged async 256 8
 charged sync 256 2
-i=0
-while [ "$(dying)" -gt "$base" ]; do
-	[ $i -lt 50 ] || fail "nr_dying_descendants $(dying), $base before, 10 s after the pages were back"
-	sleep 0.2
-	i=$((i + 1))
+dying_back "$base" "2 cgroups"
+
+pf_load pagefree_mode=async pagefree_idle_only=0
+base=$(dying)
+pf_snap
+n=0
+while [ $n -lt 100 ]; do
+	mkdir $CG-$n || fail "mkdir $CG-$n"
+	pf_in_cg $CG-$n pftest munmap 16 1 >/dev/null || fail "pftest in cgroup $n"
+	mmfreectl wait --timeout 30 || fail "mmfreectl wait after cgroup $n: exit $?"
+	assert_eq "$(populated $CG-$n)" 0 "cgroup $n populated once mmfreectl wait returned"
+	rmdir $CG-$n || fail "rmdir of cgroup $n"
+	n=$((n + 1))
 done
-echo "nr_dying_descendants: $base before, $(dying) after"
+items=$(pf_delta work_items)
+echo "100 cgroups: $items work items, $(pf_delta offloaded_pages) pages offloaded"
+[ "$items" -ge 100 ] || fail "100 cgroups: only $items work items: not every task's pages were pooled"
+dying_back "$base" "100 cgroups"
 unload
