@@ -100,6 +100,15 @@ module_param_named(test_fail_alloc, mmfree_test_fail_alloc, uint, 0400);
 MODULE_PARM_DESC(test_fail_alloc,
 		 "testing only: fail every Nth work item allocation (0: never)");
 
+/*
+ * Test hook: items take no cgroup reference and charge nothing, the
+ * baseline make bench measures the charging's cost against.
+ */
+static bool mmfree_test_uncharged;
+module_param_named(test_uncharged, mmfree_test_uncharged, bool, 0400);
+MODULE_PARM_DESC(test_uncharged,
+		 "testing only: charge no cgroup for the workers' time");
+
 /**
  * mmfree_item_alloc - a work item for up to MMFREE_GATHERED_MAX entries
  *
@@ -249,7 +258,8 @@ void mmfree_item_queue(struct mmfree_item *item, struct mmfree_waiter *w,
 	item->waiter = w;
 	item->nid = nid;
 	item->memcg = NULL;
-	item->cgrp = mmfree_task_cgroup_get(current);
+	item->cgrp = mmfree_test_uncharged ? NULL :
+		     mmfree_task_cgroup_get(current);
 	atomic_long_add(item->pages, &mmfree_pool_inflight);
 	atomic_long_add(item->pages, &mmfree_pool_node_inflight[nid]);
 	atomic_inc(&mmfree_pool_items);

@@ -9,7 +9,8 @@
 # left.  Then 100 cgroups, each left by a task right after an async
 # 16 MiB munmap: each says populated 0 by the time mmfreectl wait
 # returns, is removed, and nr_dying_descendants comes back to where it
-# was (an item's cgroup reference lasts as long as the item).  (Before,
+# was (an item's cgroup reference lasts as long as the item).  With
+# test_uncharged=1 (make bench's baseline) charged_ns stays 0.  (Before,
 # the workers' time showed in no cgroup: usage grew by the loop's own
 # time only.)
 MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -99,4 +100,14 @@ items=$(pf_delta work_items)
 echo "100 cgroups: $items work items, $(pf_delta offloaded_pages) pages offloaded"
 [ "$items" -ge 100 ] || fail "100 cgroups: only $items work items: not every task's pages were pooled"
 dying_back "$base" "100 cgroups"
+
+# make bench's uncharged baseline: test_uncharged=1 charges nothing.
+pf_load pagefree_mode=async pagefree_idle_only=0 test_uncharged=1
+mkdir $CG || fail "mkdir $CG"
+pf_snap
+pf_in_cg $CG pftest munmap 64 2 >/dev/null || fail "pftest with test_uncharged=1"
+pf_wait_inflight
+[ "$(pf_delta worker_ns)" -gt 0 ] || fail "test_uncharged=1: the workers freed nothing"
+assert_eq "$(pf_delta charged_ns)" 0 "test_uncharged=1: charged_ns"
+rmdir $CG || fail "rmdir $CG"
 unload
