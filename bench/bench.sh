@@ -5,8 +5,8 @@
 # build/bench/ and printed.
 #
 #   bench/bench.sh [--kernel ID|KVER[,...]] [--quick] [--percpu-only |
-#                    --pagefree-only | --peers-only | --floors-only]
-#                    [--a PARENTS]
+#                    --pagefree-only | --peers-only | --floors-only |
+#                    --charge-only] [--charge-boots N] [--a PARENTS]
 #                    [--b CGROUPS] [--churn SECONDS] [--pf-reps N]
 #                    [--pf-sizes MB,MB,...] [--peers-reps N]
 #                    [--peers-sizes MB,MB,...] [--peers-mb MB]
@@ -24,6 +24,12 @@
 #                 the smallest pagefree/min_pages and percpu/interval_ms
 #                 cost (bench/guest/bench-floors.sh), printed and written
 #                 to build/bench/floors-KVER.md; about 10 minutes a kernel
+# --charge-only   what charging the workers' time to cgroups costs (not
+#                 part of the full run): bench/guest/bench-charge.sh, in
+#                 --charge-boots boots (default 2) per kernel; each boot's
+#                 lines and the report across boots (bench/report-charge.sh)
+#                 go to build/bench/charge-KVER.data and .md; about 8
+#                 minutes a boot
 # --a, --b        percpu: shrink the patterns (default 1000 parents x 10
 #                 children, and 11000 flat cgroups): under TCG, creating
 #                 memory cgroups with 64 possible CPUs takes minutes per
@@ -67,17 +73,20 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 help_if_asked "$@"
 
 kernel='' quick=0 only='' a='' b='' churn='' pf_append='' peers_append=''
+charge_boots=2
 peers_sizes=1024,2048,4096,8192,16384 peers_mb=4096
 while (($#)); do
 	case "$1" in
 	--kernel) kernel=${2:?}; shift 2 ;;
 	--quick) quick=1; shift ;;
-	--percpu-only | --pagefree-only | --peers-only | --floors-only)
+	--percpu-only | --pagefree-only | --peers-only | --floors-only | \
+	--charge-only)
 		[[ -z $only ]] || { echo "bench.sh: $only and $1 exclude each other" >&2; exit 2; }
 		only=$1; shift ;;
 	--a) a=${2:?}; shift 2 ;;
 	--b) b=${2:?}; shift 2 ;;
 	--churn) churn=${2:?}; shift 2 ;;
+	--charge-boots) charge_boots=${2:?}; shift 2 ;;
 	--pf-reps) pf_append+=" mmfree_pf_reps=${2:?}"; shift 2 ;;
 	--pf-sizes) pf_append+=" mmfree_pf_sizes=${2:?}"; shift 2 ;;
 	--peers-reps) peers_append+=" mmfree_peers_reps=${2:?}"; shift 2 ;;
@@ -87,12 +96,14 @@ while (($#)); do
 	*) usage_error "unknown argument $1" ;;
 	esac
 done
-percpu=1 pagefree=1 peers=1 floors=0
+[[ $charge_boots =~ ^[1-9][0-9]*$ ]] || usage_error "--charge-boots takes a number of boots, not '$charge_boots'"
+percpu=1 pagefree=1 peers=1 floors=0 charge=0
 case "$only" in
 --percpu-only) pagefree=0 peers=0 ;;
 --pagefree-only) percpu=0 peers=0 ;;
 --peers-only) percpu=0 pagefree=0 ;;
 --floors-only) percpu=0 pagefree=0 peers=0 floors=1 ;;
+--charge-only) percpu=0 pagefree=0 peers=0 charge=1 ;;
 esac
 if ((quick)); then
 	a=${a:-100} b=${b:-1100} churn=${churn:-20}
@@ -121,7 +132,7 @@ out=$top/build/bench
 mkdir -p "$out"
 
 # The guest's programs (pfbench) go into /mmfree through build/guest-bin.
-if ((pagefree || peers || floors)); then
+if ((pagefree || peers || floors || charge)); then
 	"$top/scripts/guest-bin.sh"
 fi
 
@@ -188,6 +199,36 @@ for kver in $("$top/scripts/kernels.sh" --releases ${kernel//,/ }); do
 			guest_lines "$kver" '^(PF|==|\|)'
 		} >"$report"
 		cat "$report"
+		echo
+	fi
+
+	if ((charge)); then
+		data=$out/charge-$kver.data
+		: >"$data"
+		for ((boot = 1; boot <= charge_boots; boot++)); do
+			host=$out/charge-$kver.host
+			: >"$host"
+			watch_host "$host" &
+			watcher=$!
+			MMFREE_TCG_THREAD=multi "$top/tests/vm.sh" --kernel "$kver" \
+				--module "$module" --script bench-charge --smp 2 \
+				--mem 4G --timeout 2400 >/dev/null || rc=1
+			kill "$watcher" 2>/dev/null || true
+			wait "$watcher" 2>/dev/null || true
+			watcher=''
+			{
+				guest_lines "$kver" '^PF(INFO|STAT)? '
+				cat "$host"
+			} | sed "s/^/boot $boot /" >>"$data"
+			rm -f "$host"
+		done
+		if grep -q '^boot [0-9]* PF ' "$data"; then
+			"$top/bench/report-charge.sh" "$data" >"$out/charge-$kver.md"
+			cat "$out/charge-$kver.md"
+		else
+			echo "bench.sh: $kver: no charge results" >&2
+			rc=1
+		fi
 		echo
 	fi
 

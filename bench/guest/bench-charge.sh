@@ -1,0 +1,109 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# What charging the workers' time to cgroups costs (bench/bench.sh
+# --charge-only): munmap of a touched region, and exit of a process
+# holding one, by a task in a cgroup of its own (nothing charges the
+# root cgroup), in five configurations alternating run by run, so that
+# drift over the boot counts for none of them:
+#
+#   stock     mmfree not loaded
+#   sync      sync mode, the workers' time charged to the cgroup
+#   sync-nc   sync mode, loaded with test_uncharged=1: nothing charged
+#   async     async mode, charged
+#   async-nc  async mode, not charged
+#
+# Lines: "PF test config size rep seconds" per run, and "PFSTAT config
+# test size stat delta" per run (worker_ns and work_items give the
+# workers' time per item), "PFINFO key value...".  Sizes come from the
+# kernel command line: mmfree_charge_reps=N (default 3) and
+# mmfree_charge_mb=MB (default 1024).
+MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")" && pwd)}
+# shellcheck source=../../tests/guest/lib.sh
+. "$MMFREE_GUEST/lib.sh"
+# shellcheck source=bench-lib.sh
+. "$MMFREE_GUEST/bench-lib.sh"
+
+REPS=3
+MB=1024
+CONFIGS="stock sync sync-nc async async-nc"
+CG=/sys/fs/cgroup/mmfree-bench
+read -r cmdline </proc/cmdline
+for arg in $cmdline; do
+	case "$arg" in
+	mmfree_charge_reps=*) REPS=${arg#*=} ;;
+	mmfree_charge_mb=*) MB=${arg#*=} ;;
+	esac
+done
+
+# Whether the loaded module charges nothing (test_uncharged=1).
+uncharged() {
+	[ "$(cat /sys/module/mmfree/parameters/test_uncharged)" = Y ]
+}
+
+# Loading patches kernel text: only here, while no benchmark process runs.
+config() {	# stock|sync|async|sync-nc|async-nc
+	local nc=N
+	case "$1" in
+	stock)
+		unload
+		return
+		;;
+	*-nc) nc=Y ;;
+	esac
+	if loaded && { [ $nc = Y ] && ! uncharged || [ $nc = N ] && uncharged; }; then
+		unload
+	fi
+	if ! loaded; then
+		if [ $nc = Y ]; then
+			load test_uncharged=1
+		else
+			load
+		fi
+		knob_write pagefree/enabled 1 || fail "pagefree/enabled 1"
+	fi
+	mode "${1%-nc}"
+}
+
+# One timed run: its PF line and its statistics.
+run() {	# config test
+	local out
+	quiesce
+	stats_snap /tmp/st.before
+	out=$(pfbench "$2" "$MB" 1) || fail "pfbench $2 $MB: $out"
+	quiesce
+	stats_snap /tmp/st.after
+	echo "PF $2 $1 $MB $REP ${out##* }"
+	stats_diff "$1" "$2" "$MB" /tmp/st.before /tmp/st.after
+}
+
+echo never >/sys/kernel/mm/transparent_hugepage/enabled
+settle
+mkdir -p $CG
+# This shell, and so every pfbench it runs, in the cgroup.
+echo $$ >$CG/cgroup.procs || fail "moving into $CG"
+echo "PFINFO kernel $(uname -r)"
+echo "PFINFO cpus $(nproc)"
+echo "PFINFO charge reps $REPS mb $MB cgroup ${CG#/sys/fs/cgroup}"
+start=$(date +%s)
+
+# Untimed runs first in each configuration: the first runs of a code path
+# under TCG pay for its translation.
+for cfg in $CONFIGS; do
+	config "$cfg"
+	pfbench munmap 256 1 >/dev/null || fail "pfbench munmap"
+	pfbench exit 256 1 >/dev/null || fail "pfbench exit"
+done
+REP=1
+while [ $REP -le "$REPS" ]; do
+	echo "== repetition $REP of $REPS: $CONFIGS"
+	for cfg in $CONFIGS; do
+		config "$cfg"
+		run "$cfg" munmap
+		run "$cfg" exit
+	done
+	REP=$((REP + 1))
+done
+unload
+echo $$ >/sys/fs/cgroup/cgroup.procs
+rmdir $CG
+echo "PFINFO seconds $(($(date +%s) - start))"
