@@ -76,7 +76,8 @@ run() {	# config test
 	stats_diff "$1" "$2" "$MB" /tmp/st.before /tmp/st.after
 }
 
-echo never >/sys/kernel/mm/transparent_hugepage/enabled
+echo never >/sys/kernel/mm/transparent_hugepage/enabled ||
+	fail "THP never"
 settle
 mkdir -p $CG
 # This shell, and so every pfbench it runs, in the cgroup.

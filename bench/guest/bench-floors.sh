@@ -46,7 +46,8 @@ done
 echo "PFINFO kernel $(uname -r)"
 echo "PFINFO cpus $(nproc) possible $(cat /sys/devices/system/cpu/possible)"
 echo "PFINFO floor reps $REPS n $N cgroups $CGROUPS seconds $SECONDS_ON"
-thp_set never
+echo never >/sys/kernel/mm/transparent_hugepage/enabled ||
+	fail "THP never"
 load pagefree_mode=sync pagefree_idle_only=0 percpu_interval_ms=0
 
 # The smallest value each knob takes, from its description ("(LO-HI, "
