@@ -36,8 +36,9 @@ while read -r id kver suite _; do
 	# In a chroot this checkout is /mnt/mmfree.
 	m=$out
 	[[ $suite == bookworm ]] || m=/mnt/mmfree/build/lint/$kver
-	"$top/scripts/suite.sh" run "$suite" make -C "/lib/modules/$kver/build" \
-		M="$m" W=1 C=2 modules >"$log" 2>&1 || st=1
+	"$top/scripts/suite.sh" run "$suite" make -j"$(nproc)" \
+		-C "/lib/modules/$kver/build" M="$m" W=1 C=2 modules \
+		>"$log" 2>&1 || st=1
 	# Any diagnostic from the compiler or sparse fails the check.
 	if grep -E 'warning:|error:' "$log" >"$out/diag" ; then
 		st=1

@@ -86,7 +86,8 @@ rm -rf "$dir"/usr/share/{doc,man,info,locale,lintian,linda,bug}/* \
 # KVER's installed, NEXT's downloaded with what they add, for the test to
 # install.  INITRD=No: the image KVER's headers may pull needs no initramfs
 # here (the guest boots the cached kernel; /etc/kernel/postinst.d's
-# initramfs-tools hook honours it); NEXT's gets one in the guest.
+# initramfs-tools hook honours it); nor does NEXT's, which the test
+# installs with INITRD=No too.
 if [[ -n $next ]]; then
 	mv "$dir/etc/apt/sources.list" "$tmp/sources.list"
 	"$root/scripts/suite.sh" sources "$suite" "$dir"

@@ -63,6 +63,18 @@ if ! installed debootstrap; then
 fi
 
 # Kernel choice needs apt's lists; fetch them if they know no kernel yet.
+# The other suites' chroots, side by side: each is mostly downloads and
+# dpkg, on one core (kernels.sh needs them for their apt lists).
+pids=()
+for suite in $("$root/scripts/kernels.sh" --suites); do
+	[[ $suite == bookworm ]] && continue
+	"$root/scripts/suite.sh" root "$suite" >/dev/null &
+	pids+=($!)
+done
+for pid in "${pids[@]}"; do
+	wait "$pid"
+done
+
 if ! matrix=$("$root/scripts/kernels.sh" 2>/dev/null); then
 	apt_update
 	matrix=$("$root/scripts/kernels.sh")
@@ -97,12 +109,22 @@ if ((${#missing[@]})); then
 	fi
 fi
 # The other suites' kernels: headers in their chroots.
+# Each suite's missing headers in one apt run, the suites side by side.
+declare -A headers=()
 for o in "${others[@]}"; do
 	suite=${o%%:*} rel=${o#*:}
 	sroot=$("$root/scripts/suite.sh" root "$suite")
-	if [[ ! -d $sroot/usr/src/linux-headers-$rel ]]; then
-		echo "setup.sh: installing linux-headers-$rel in the $suite chroot" >&2
-		"$root/scripts/suite.sh" install "$suite" "linux-headers-$rel"
-	fi
+	[[ -d $sroot/usr/src/linux-headers-$rel ]] ||
+		headers[$suite]+=" linux-headers-$rel"
+done
+pids=()
+for suite in "${!headers[@]}"; do
+	echo "setup.sh: installing${headers[$suite]} in the $suite chroot" >&2
+	# shellcheck disable=SC2086 # package names, one word each
+	"$root/scripts/suite.sh" install "$suite" ${headers[$suite]} &
+	pids+=($!)
+done
+for pid in "${pids[@]}"; do
+	wait "$pid"
 done
 echo "setup.sh: ready for kernels: $(awk '{ printf "%s%s", sep, $2; sep = " " }' <<<"$matrix")" >&2

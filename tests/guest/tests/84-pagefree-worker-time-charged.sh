@@ -7,7 +7,7 @@
 # shows the share.  Once the loop has exited and its pages are back, the
 # cgroup reports populated 0, rmdir succeeds, and no dying cgroup is
 # left.  Then 100 cgroups, each left by a task right after an async
-# 16 MiB munmap: each says populated 0 by the time mmfreectl wait
+# 8 MiB munmap: each says populated 0 by the time mmfreectl wait
 # returns, is removed, and nr_dying_descendants comes back to where it
 # was (an item's cgroup reference lasts as long as the item).  With
 # test_uncharged=1 (make bench's baseline) charged_ns stays 0.  (Before,
@@ -90,7 +90,7 @@ pf_snap
 n=0
 while [ $n -lt 100 ]; do
 	mkdir $CG-$n || fail "mkdir $CG-$n"
-	pf_in_cg $CG-$n pftest munmap 16 1 >/dev/null || fail "pftest in cgroup $n"
+	pf_in_cg $CG-$n pftest munmap 8 1 >/dev/null || fail "pftest in cgroup $n"
 	mmfreectl wait --timeout 30 || fail "mmfreectl wait after cgroup $n: exit $?"
 	assert_eq "$(populated $CG-$n)" 0 "cgroup $n populated once mmfreectl wait returned"
 	rmdir $CG-$n || fail "rmdir of cgroup $n"
