@@ -50,8 +50,12 @@ config() {	# stock|sync|async|sync-nc|async-nc
 		;;
 	*-nc) nc=Y ;;
 	esac
-	if loaded && { [ $nc = Y ] && ! uncharged || [ $nc = N ] && uncharged; }; then
-		unload
+	if loaded; then
+		if uncharged; then
+			[ $nc = Y ] || unload
+		else
+			[ $nc = N ] || unload
+		fi
 	fi
 	if ! loaded; then
 		if [ $nc = Y ]; then
@@ -62,6 +66,11 @@ config() {	# stock|sync|async|sync-nc|async-nc
 		knob_write pagefree/enabled 1 || fail "pagefree/enabled 1"
 	fi
 	mode "${1%-nc}"
+	if uncharged; then
+		[ $nc = Y ] || fail "$1: loaded with test_uncharged=1"
+	else
+		[ $nc = N ] || fail "$1: loaded without test_uncharged=1"
+	fi
 }
 
 # One timed run: its PF line and its statistics.
