@@ -345,6 +345,11 @@ pf_in_cg() {	# cgroup command...
 	sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$@"
 }
 
+# A cgroup's CPU time so far (cpu.stat usage_usec), in microseconds.
+pf_cg_usage_us() {	# cgroup
+	awk '$1 == "usage_usec" { print $2 }' "$1/cpu.stat"
+}
+
 # Run a command inside the cgroup.
 pf_in_cgroup() {
 	pf_in_cg "$PFCG" "$@"

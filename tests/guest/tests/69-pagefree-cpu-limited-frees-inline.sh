@@ -82,13 +82,10 @@ done
 uptime_ms() {
 	awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime
 }
-usage_us() {
-	awk '$1 == "usage_usec" { print $2 }' $QUOTACG/cpu.stat
-}
 # The loop stops at its next round once told to; usage is read after it.
 pf_load pagefree_mode=async pagefree_idle_only=0
 pf_snap
-u0=$(usage_us) t0=$(uptime_ms)
+u0=$(pf_cg_usage_us $QUOTACG) t0=$(uptime_ms)
 pf_in_cg $QUOTACG sh -c 'while [ ! -e /tmp/quota-stop ]; do
 	pftest munmap 64 1 >/dev/null || exit 1; done' &
 loop=$!
@@ -96,7 +93,7 @@ sleep 10
 touch /tmp/quota-stop
 wait $loop || fail "the munmap loop under cpu.max 20% failed"
 pf_wait_inflight
-used=$((($(usage_us) - u0) / 1000)) ms=$(($(uptime_ms) - t0))
+used=$((($(pf_cg_usage_us $QUOTACG) - u0) / 1000)) ms=$(($(uptime_ms) - t0))
 pf_show "10 s under cpu.max 20%"
 # Slack: one period's quota (the loop may start anywhere in one) and 5%
 # (a throttled task overruns by up to a tick, paid back the next period).

@@ -22,10 +22,6 @@ MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
 CG=/sys/fs/cgroup/mmfree-charged
 trap 'pf_cleanup; rmdir $CG $CG-* 2>/dev/null' EXIT
 
-usage_usec() {
-	awk '$1 == "usage_usec" { print $2 }' $CG/cpu.stat
-}
-
 dying() {
 	awk '$1 == "nr_dying_descendants" { print $2 }' /sys/fs/cgroup/cgroup.stat
 }
@@ -34,14 +30,14 @@ charged() {	# mode MB N
 	mode=$1 mb=$2 n=$3
 	pf_load pagefree_mode="$mode" pagefree_idle_only=0
 	mkdir $CG || fail "mkdir $CG"
-	u0=$(usage_usec)
+	u0=$(pf_cg_usage_us $CG)
 	pf_snap
 	out=$(PFTEST_RUNTIME=1 pf_in_cg $CG pftest munmap "$mb" "$n") ||
 		fail "$mode: pftest munmap $mb $n failed"
 	pf_wait_inflight
 	own=$(echo "$out" | sed -n 's/^runtime_ns=//p')
 	[ -n "$own" ] || fail "$mode: pftest printed no runtime_ns"
-	u1=$(usage_usec)
+	u1=$(pf_cg_usage_us $CG)
 	worker=$(pf_delta worker_ns)
 	extra=$(((u1 - u0) * 1000 - own))
 	pf_show "$mode"
@@ -57,7 +53,7 @@ charged() {	# mode MB N
 	echo "$line"
 	assert_match "$line" '% of worker_ns' "mmfreectl status' charged_ns line"
 
-	assert_eq "$(awk '$1 == "populated" { print $2 }' $CG/cgroup.events)" 0 \
+	assert_eq "$(populated $CG)" 0 \
 		"$mode: populated in cgroup.events once the loop exited and its pages are back"
 	rmdir $CG || fail "$mode: rmdir of the emptied cgroup"
 }
