@@ -8,7 +8,10 @@
  * register_kprobe() to place a probe at the symbol, which makes the kernel
  * call kallsyms_lookup_name() itself, and reads the result with a
  * kretprobe on kallsyms_lookup_name().  That works for data symbols too:
- * register_kprobe() fails for them only after the lookup.
+ * register_kprobe() fails for them only after the lookup.  The probe is
+ * registered disabled: an armed one on a hot function (idle_cpu, say) is
+ * text that every CPU may execute until its removal is synchronised, and
+ * only the address is wanted.
  *
  * mmfree never calls a resolved function through a pointer: it calls
  * kernel functions through gates (hook.c), which work whether or not the
@@ -87,7 +90,6 @@ static unsigned long mmfree_lookup_missed(void)
  */
 unsigned long mmfree_ksym_lookup(const char *name)
 {
-	struct kprobe kp = { .symbol_name = name };
 	unsigned long addr = 0, missed;
 	int try;
 
@@ -96,6 +98,12 @@ unsigned long mmfree_ksym_lookup(const char *name)
 
 	mutex_lock(&mmfree_lookup_lock);
 	for (try = 0; !addr && try < MMFREE_LOOKUP_TRIES; try++) {
+		/* Never armed: learning an address patches no kernel text. */
+		struct kprobe kp = {
+			.symbol_name = name,
+			.flags = KPROBE_FLAG_DISABLED,
+		};
+
 		missed = mmfree_lookup_missed();
 		WRITE_ONCE(mmfree_lookup_addr, 0);
 		WRITE_ONCE(mmfree_lookup_name, name);
@@ -107,8 +115,6 @@ unsigned long mmfree_ksym_lookup(const char *name)
 		/* Not found, and the probe saw every call: really missing. */
 		if (!addr && mmfree_lookup_missed() == missed)
 			break;
-		memset(&kp, 0, sizeof(kp));
-		kp.symbol_name = name;
 	}
 	mutex_unlock(&mmfree_lookup_lock);
 	return addr;
