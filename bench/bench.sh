@@ -28,8 +28,8 @@
 #                 part of the full run): bench/guest/bench-charge.sh, in
 #                 --charge-boots boots (default 2) per kernel; each boot's
 #                 lines and the report across boots (bench/report-charge.sh)
-#                 go to build/bench/charge-KVER.data and .md; about 8
-#                 minutes a boot
+#                 go to build/bench/charge-KVER.data and .md; about 3
+#                 minutes a boot, alone on the host
 # --a, --b        percpu: shrink the patterns (default 1000 parents x 10
 #                 children, and 11000 flat cgroups): under TCG, creating
 #                 memory cgroups with 64 possible CPUs takes minutes per
