@@ -10,6 +10,7 @@
 #                    [--b CGROUPS] [--churn SECONDS] [--pf-reps N]
 #                    [--pf-sizes MB,MB,...] [--peers-reps N]
 #                    [--peers-sizes MB,MB,...] [--peers-mb MB]
+#                    [--peers-targets] [--peers-boots N]
 #
 # --kernel        kernels of the matrix (scripts/kernels.sh: 6.1, 6.12,
 #                 trixie, trixie-cloud, sid) or releases, comma-separated
@@ -45,6 +46,13 @@
 #                 sizes the host cannot give the guest are dropped)
 # --peers-mb MB   peers: process_mrelease, THP and redis-server size
 #                 (default 4096)
+# --peers-targets peers: only what issue 23's targets (and the model's
+#                 exit bound) need: exits at --peers-mb, process_mrelease,
+#                 redis-server, the over-kill scenario; no munmap, no THP
+# --peers-boots N peers: boots per kernel (default 1); each boot's
+#                 report is peers-KVER-bootN.md (peers-KVER.md with one
+#                 boot), and the targets across the boots
+#                 (bench/report-peers.sh) peers-KVER.targets.md
 #
 # Percpu (build/bench/percpu-KVER.md): the guest gets 64 possible CPUs
 # (-smp 64, maxcpus=2 on the kernel command line: 64 units per chunk, 2
@@ -73,7 +81,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 help_if_asked "$@"
 
 kernel='' quick=0 only='' a='' b='' churn='' pf_append='' peers_append=''
-charge_boots=2
+charge_boots=2 peers_boots=1 peers_targets=0
 peers_sizes=1024,2048,4096,8192,16384 peers_mb=4096
 while (($#)); do
 	case "$1" in
@@ -92,11 +100,14 @@ while (($#)); do
 	--peers-reps) peers_append+=" mmfree_peers_reps=${2:?}"; shift 2 ;;
 	--peers-sizes) peers_sizes=${2:?}; peers_set=1; shift 2 ;;
 	--peers-mb) peers_mb=${2:?}; peers_set=1; shift 2 ;;
+	--peers-targets) peers_targets=1; shift ;;
+	--peers-boots) peers_boots=${2:?}; shift 2 ;;
 	-h | --help) help_text; exit 0 ;;
 	*) usage_error "unknown argument $1" ;;
 	esac
 done
 [[ $charge_boots =~ ^[1-9][0-9]*$ ]] || usage_error "--charge-boots takes a number of boots, not '$charge_boots'"
+[[ $peers_boots =~ ^[1-9][0-9]*$ ]] || usage_error "--peers-boots takes a number of boots, not '$peers_boots'"
 percpu=1 pagefree=1 peers=1 floors=0 charge=0
 case "$only" in
 --percpu-only) pagefree=0 peers=0 ;;
@@ -110,6 +121,10 @@ if ((quick)); then
 	pf_append="mmfree_pf_quick=1$pf_append"
 	[[ -n ${peers_set:-} ]] || peers_sizes=512,1024,2048 peers_mb=1024
 	peers_append=" mmfree_peers_quick=1$peers_append"
+fi
+if ((peers_targets)); then
+	peers_sizes=$peers_mb
+	peers_append+=" mmfree_peers_targets=1"
 fi
 # The guest holds the largest size and 3 GiB more; the host keeps 4 GiB.
 host_mb=$(($(awk '$1 == "MemAvailable:" { print $2 }' /proc/meminfo) / 1024))
@@ -265,36 +280,49 @@ for kver in $("$top/scripts/kernels.sh" --releases ${kernel//,/ }); do
 	fi
 
 	if ((peers)); then
-		host=$out/peers-$kver.host
-		: >"$host"
-		watch_host "$host" &
-		watcher=$!
-		timeout=$((quick ? 2400 : 14400))
-		MMFREE_TCG_THREAD=multi "$top/tests/vm.sh" --kernel "$kver" \
-			--module "$module" --script bench-peers --smp 2 --mem "$peers_mem" \
-			--rootfs bench --append "$peers_append" --timeout "$timeout" \
-			>/dev/null || rc=1
-		kill "$watcher" 2>/dev/null || true
-		wait "$watcher" 2>/dev/null || true
-		watcher=''
-		data=$out/peers-$kver.data
-		{
-			guest_lines "$kver.bench" '^PF(INFO|STAT)? '
-			echo "PFHOST quick $quick"
-			cat "$host"
-		} >"$data"
-		rm -f "$host"
-		if grep -q '^PF ' "$data"; then
-			"$top/bench/plot-peers.sh" "$data" "$out/peers-$kver.md" \
-				"$out/peers-$kver.png"
-			cat "$out/peers-$kver.md"
-			[[ ! -f $out/peers-$kver.png ]] ||
-				echo "Plot: $out/peers-$kver.png"
-		else
-			echo "bench.sh: $kver: no peers results" >&2
-			rc=1
+		boots=$out/peers-$kver.boots.data
+		: >"$boots"
+		for ((boot = 1; boot <= peers_boots; boot++)); do
+			name=peers-$kver
+			((peers_boots == 1)) || name+=-boot$boot
+			host=$out/$name.host
+			: >"$host"
+			watch_host "$host" &
+			watcher=$!
+			timeout=$((quick ? 2400 : 14400))
+			MMFREE_TCG_THREAD=multi "$top/tests/vm.sh" --kernel "$kver" \
+				--module "$module" --script bench-peers --smp 2 \
+				--mem "$peers_mem" --rootfs bench \
+				--append "$peers_append" --timeout "$timeout" \
+				>/dev/null || rc=1
+			kill "$watcher" 2>/dev/null || true
+			wait "$watcher" 2>/dev/null || true
+			watcher=''
+			data=$out/$name.data
+			{
+				guest_lines "$kver.bench" '^PF(INFO|STAT)? '
+				echo "PFHOST quick $quick"
+				cat "$host"
+			} >"$data"
+			rm -f "$host"
+			sed "s/^/boot $boot /" "$data" >>"$boots"
+			if grep -q '^PF ' "$data"; then
+				"$top/bench/plot-peers.sh" "$data" "$out/$name.md" \
+					"$out/$name.png" || rc=1
+				cat "$out/$name.md"
+				[[ ! -f $out/$name.png ]] ||
+					echo "Plot: $out/$name.png"
+			else
+				echo "bench.sh: $kver: boot $boot: no peers results" >&2
+				rc=1
+			fi
+			echo
+		done
+		if grep -q '^boot [0-9]* PF ' "$boots"; then
+			"$top/bench/report-peers.sh" "$boots" >"$out/peers-$kver.targets.md" || rc=1
+			cat "$out/peers-$kver.targets.md"
+			echo
 		fi
-		echo
 	fi
 done
 exit $rc

@@ -430,8 +430,8 @@ END {
 if [[ -n $png ]]; then
 	if ! command -v gnuplot >/dev/null; then
 		echo "plot-peers.sh: no gnuplot (scripts/setup.sh installs gnuplot-nox): no plot" >&2
-	elif [[ ! -s $tmp/curve.dat ]]; then
-		echo "plot-peers.sh: no curve: no plot" >&2
+	elif (($(wc -l <"$tmp/curve.dat") < 2)); then
+		echo "plot-peers.sh: no curve (one size at most): no plot" >&2
 	else
 		kernel=$(awk '$1 == "PFINFO" && $2 == "kernel" { print $3 }' "$data")
 		xtics=$(awk '{ if (!($1 in s)) { s[$1] = 1; printf "%s\"%s\" %d", (n++ ? ", " : ""), substr($0, index($0, "\"") + 1, length($0) - index($0, "\"") - 1), $1 } }' "$tmp/ratio.dat" 2>/dev/null || true)

@@ -31,7 +31,9 @@
 #
 # Sizes come from the kernel command line (bench/bench.sh):
 # mmfree_peers_quick=1, mmfree_peers_reps=N, mmfree_peers_sizes=MB,...,
-# mmfree_peers_mb=MB, mmfree_peers_redis_mb=MB.
+# mmfree_peers_mb=MB, mmfree_peers_redis_mb=MB.  mmfree_peers_targets=1
+# (bench.sh --peers-targets) runs only what issue 23's targets and the
+# model's exit bound need: no munmap, no THP configurations.
 MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")" && pwd)}
 # shellcheck source=../../tests/guest/lib.sh
 . "$MMFREE_GUEST/lib.sh"
@@ -44,6 +46,7 @@ REPS=5
 SIZES="1024 2048 4096 8192 16384"
 PEER_MB=4096
 REDIS_MB=4096
+TARGETS=0
 
 cmdline=$(cat /proc/cmdline)
 for arg in $cmdline; do
@@ -60,6 +63,7 @@ for arg in $cmdline; do
 	mmfree_peers_mb=*) PEER_MB=${arg#*=} ;;
 	mmfree_peers_redis_mb=*) REDIS_MB=${arg#*=} ;;
 	mmfree_peers_overkill_ms=*) OVERKILL_MS=${arg#*=} ;;
+	mmfree_peers_targets=*) TARGETS=${arg#*=} ;;
 	esac
 done
 OVERKILL_MS=${OVERKILL_MS:-500}
@@ -126,16 +130,20 @@ config_block() {	# stock|sync|async rep
 	cfg=$1 rep=$2
 	main_config "$cfg"
 	for mb in $SIZES; do
-		timed "$cfg" "$mb" "$rep" pfbench munmap "$mb" 1
+		[ "$TARGETS" = 1 ] ||
+			timed "$cfg" "$mb" "$rep" pfbench munmap "$mb" 1
 		timed "$cfg" "$mb" "$rep" pfbench reap "$mb" 1
 	done
-	thp always
-	timed "thp-$cfg" "$PEER_MB" "$rep" pfbench munmap "$PEER_MB" 1
-	timed "thp-$cfg" "$PEER_MB" "$rep" pfbench reap "$PEER_MB" 1
-	thp never
+	if [ "$TARGETS" = 0 ]; then
+		thp always
+		timed "thp-$cfg" "$PEER_MB" "$rep" pfbench munmap "$PEER_MB" 1
+		timed "thp-$cfg" "$PEER_MB" "$rep" pfbench reap "$PEER_MB" 1
+		thp never
+	fi
 	if [ "$cfg" = stock ]; then
 		timed mrelease "$PEER_MB" "$rep" pfbench mrelease "$PEER_MB" 1
-		timed zaponly "$PEER_MB" "$rep" pfbench zap "$PEER_MB" 1
+		[ "$TARGETS" = 1 ] ||
+			timed zaponly "$PEER_MB" "$rep" pfbench zap "$PEER_MB" 1
 		timed zaponly "$PEER_MB" "$rep" pfbench exitzap "$PEER_MB" 1
 	fi
 	redis_run "$cfg" "$rep"
@@ -181,6 +189,7 @@ echo "PFINFO reps $REPS"
 echo "PFINFO sizes $SIZES"
 echo "PFINFO peer $PEER_MB"
 echo "PFINFO overkill_interval_ms $OVERKILL_MS"
+echo "PFINFO targets_only $TARGETS"
 pfbench info | sed 's/^/PFINFO /'
 echo "PFINFO redis $REDIS_MB $REDIS_KEYS $(redis-server --version | sed 's/.* v=\([^ ]*\).*/\1/')"
 start=$(date +%s)
