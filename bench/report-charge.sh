@@ -22,29 +22,18 @@ help_if_asked "$@"
 (($# == 1)) || usage_error "one data file"
 [[ -r $1 ]] || usage_error "cannot read $1"
 
-awk '
-function median(list,    n, v, i, j, t) {
-	n = split(list, v, " ")
-	for (i = 2; i <= n; i++)
-		for (j = i; j > 1 && v[j - 1] + 0 > v[j] + 0; j--) {
-			t = v[j]; v[j] = v[j - 1]; v[j - 1] = t
-		}
-	return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-}
-function cell(test, what,    b, m, lo, hi, list, all, n, i, v) {
+# median() (bench/median.awk), then the report.
+awk "$(<"$top/bench/median.awk")"'
+function cell(test, what,    b, m, list) {
 	list = ""
 	for (b = 1; b <= boots; b++)
 		if ((b, test, what) in per)
 			list = list " " median(per[b, test, what])
 	if (list == "")
 		return "-"
-	n = split(all_of[test, what], v, " ")
-	lo = v[1]; hi = v[1]
-	for (i = 2; i <= n; i++) {
-		if (v[i] + 0 < lo + 0) lo = v[i]
-		if (v[i] + 0 > hi + 0) hi = v[i]
-	}
-	return sprintf("%.2f (%.2f-%.2f)", median(list), lo, hi)
+	m = median(list)
+	median(all_of[test, what])
+	return sprintf("%.2f (%.2f-%.2f)", m, LO, HI)
 }
 function add(b, test, what, r) {
 	per[b, test, what] = per[b, test, what] " " r

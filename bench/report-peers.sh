@@ -28,16 +28,8 @@ for f in "$@"; do
 	[[ -r $f ]] || usage_error "cannot read $f"
 done
 
-awk '
-function median(list,    n, v, i, j, t) {
-	n = split(list, v, " ")
-	for (i = 2; i <= n; i++)
-		for (j = i; j > 1 && v[j - 1] + 0 > v[j] + 0; j--) {
-			t = v[j]; v[j] = v[j - 1]; v[j - 1] = t
-		}
-	LO = v[1]; HI = v[n]
-	return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-}
+# median() (bench/median.awk), then the report.
+awk "$(<"$top/bench/median.awk")"'
 # Ratios test1/cfg1 over test2/cfg2 at size s: sets MED (median of the
 # boots medians, "" without data), BOOTS (each boot median), LO and HI
 # (every repetition), LOST (runs left out for -1).
