@@ -12,13 +12,9 @@ MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
 
 # The functions that finish a text patch (kprobes' int3 and ftrace's
 # batches; renamed smp_text_poke_* in 6.16), each traced with a stack.
-pokes=
-for f in text_poke_sync text_poke_finish text_poke_bp \
-	 smp_text_poke_sync_each_cpu smp_text_poke_batch_finish \
-	 smp_text_poke_single; do
-	grep -qx "$f" $T/available_filter_functions && pokes="$pokes $f"
-done
-echo "tracing text patches at:$pokes"
+pokes=$(grep -xE 'text_poke_(sync|finish|bp)|smp_text_poke_(sync_each_cpu|batch_finish|single)' \
+	$T/available_filter_functions | sort -u | tr '\n' ' ')
+echo "tracing text patches at: $pokes"
 [ -n "$pokes" ] || fail "no text_poke function to trace"
 untrace_pokes() {
 	for f in $pokes; do
