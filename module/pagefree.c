@@ -24,8 +24,8 @@
  *				    context's own gather, sync: help with
  *				    the queued items, wait for the rest;
  *				    async: just close (a killed task's
- *				    gather helps and waits after every
- *				    flush, tlb_flush_mmu too)
+ *				    gather also frees, after each mid-zap
+ *				    flush, what the previous one queued)
  *   out_of_memory		    with pages in flight, drain the pool
  *				    first; report progress only if that
  *				    left the allocation's zones above their
@@ -40,11 +40,13 @@
  * flight: hugetlb pages are freed inline (the hugetlb pool and its
  * reservations never reach the OOM killer), and a gather of another
  * task's memory (process_mrelease(), a third party's last mmput()) is
- * sync whatever the mode.  A killed task's gather is sync too, and waits
- * at every flush, not only at its end: exit_mmap() sets MMF_OOM_SKIP,
- * which lets process_mrelease() return, after unmap_vmas() and before
- * tlb_finish_mmu(), and whoever killed the task wants its memory back
- * before it can see the task gone.  An OOM victim frees inline.
+ * sync whatever the mode.  A killed task's gather is sync too, and at
+ * every mid-zap flush frees what the previous flush queued, and this
+ * flush's pages too unless they are within a 32nd of the task's RSS:
+ * exit_mmap() sets MMF_OOM_SKIP, which lets process_mrelease() return,
+ * after unmap_vmas() and before tlb_finish_mmu(), and whoever killed the
+ * task wants its memory back before it can see the task gone.  An OOM
+ * victim frees inline.
  *
  * The busy-system objection to parallel freeing: with idle_only, pages
  * are offloaded only while a CPU the task may run on is idle (or already
@@ -106,10 +108,13 @@ struct mmfree_gather {
 	struct mmu_gather *tlb;		/* the gather this context belongs to */
 	bool async;			/* its pages may stay in flight */
 	struct mem_cgroup *memcg;	/* async: its task's, a reference */
-	bool killed;			/* its task was killed: wait each flush */
+	bool killed;			/* its task was killed */
 	int flushing;			/* in our wrappers' call to flush tlb */
 	nodemask_t nodes;		/* whose items may go: mmfree_cpuset_nodes() */
-	struct mmfree_waiter waiter;
+	unsigned long budget;		/* killed: pages it may leave in flight */
+	unsigned long cur_pages;	/* pages queued to waiters[cur] */
+	unsigned int cur;		/* the waiter this flush's items go to */
+	struct mmfree_waiter waiters[2];
 	struct rcu_head rcu;
 };
 
@@ -275,6 +280,12 @@ static bool mmfree_current_killed(void)
 }
 
 /*
+ * A killed task's gather leaves in flight, when a mid-zap flush returns,
+ * at most this share of the task's resident pages at the kill.
+ */
+#define MMFREE_KILLED_INFLIGHT_SHARE	32
+
+/*
  * A kill makes the task's gather sync from its next flush on: a kill is
  * made to get memory back, in async mode too.
  */
@@ -283,6 +294,8 @@ static void mmfree_gather_check_killed(struct mmfree_gather *g)
 	if (!g->killed && mmfree_current_killed()) {
 		g->killed = true;
 		g->async = false;
+		g->budget = get_mm_rss(mmfree_tlb_mm(g->tlb)) /
+			    MMFREE_KILLED_INFLIGHT_SHARE;
 	}
 }
 
@@ -352,9 +365,13 @@ static struct mmfree_gather *mmfree_gather_open(struct mmu_gather *tlb)
 	/* Whose pages an async item holds: a memcg OOM waits for its own. */
 	g->memcg = g->async ? mmfree_gather_memcg() : NULL;
 	g->killed = false;
+	g->budget = 0;
 	mmfree_gather_check_killed(g);
 	g->flushing = 0;
-	mmfree_waiter_init(&g->waiter);
+	g->cur = 0;
+	g->cur_pages = 0;
+	mmfree_waiter_init(&g->waiters[0]);
+	mmfree_waiter_init(&g->waiters[1]);
 	mmfree_pool_gather_begin();
 	spin_lock(&mmfree_gathers_lock);
 	hash_add_rcu(mmfree_gathers, &g->node, (unsigned long)g->task);
@@ -363,17 +380,46 @@ static struct mmfree_gather *mmfree_gather_open(struct mmu_gather *tlb)
 	return g;
 }
 
-/* Help with and wait for the gather's items queued so far. */
-static void mmfree_gather_wait(struct mmfree_gather *g)
+/* Help with and wait for the items of one of the gather's waiters. */
+static void mmfree_gather_wait_one(struct mmfree_gather *g, unsigned int i)
 {
 	u64 start = ktime_get_ns();
 	unsigned long helped;
 
-	helped = mmfree_waiter_finish(&g->waiter);
+	if (list_empty(&g->waiters[i].items))
+		return;
+	helped = mmfree_waiter_finish(&g->waiters[i]);
 	start = ktime_get_ns() - start;
 	mmfree_stat_add(MMFREE_STAT_PAGEFREE_HELPED_PAGES, helped);
 	mmfree_stat_add(MMFREE_STAT_PAGEFREE_WAIT_NS, start);
 	trace_mmfree_wait(helped, start);
+}
+
+/* Help with and wait for the gather's items queued so far, oldest first. */
+static void mmfree_gather_wait(struct mmfree_gather *g)
+{
+	mmfree_gather_wait_one(g, g->cur ^ 1);
+	mmfree_gather_wait_one(g, g->cur);
+	g->cur_pages = 0;
+}
+
+/*
+ * After a mid-zap flush of a killed task's gather.  exit_mmap() sets
+ * MMF_OOM_SKIP, which lets process_mrelease() return, after unmap_vmas()
+ * and before tlb_finish_mmu(): what is in flight then must be little, as
+ * on stock, where only the gather's unflushed tail is not yet free.  So
+ * the previous flush's items are freed now, and this flush's are left to
+ * the workers while the zap goes on, the two overlapping, only if they
+ * fit the gather's budget; else they are freed now too.
+ */
+static void mmfree_gather_killed_flushed(struct mmfree_gather *g)
+{
+	mmfree_gather_wait_one(g, g->cur ^ 1);
+	if (g->cur_pages > g->budget)
+		mmfree_gather_wait_one(g, g->cur);
+	else
+		g->cur ^= 1;
+	g->cur_pages = 0;
 }
 
 /* Help with and wait for the gather's items, then forget it. */
@@ -640,8 +686,11 @@ static void mmfree_offload(struct mmfree_gather *g, void **entries,
 				mmfree_stat_add(MMFREE_STAT_PAGEFREE_KILLED_PAGES,
 						pages);
 			mmfree_item_put_entries(item, run, end, pages);
-			mmfree_item_queue(item, g->async ? NULL : &g->waiter,
+			mmfree_item_queue(item,
+					  g->async ? NULL : &g->waiters[g->cur],
 					  page_to_nid(page), g->memcg);
+			if (!g->async)
+				g->cur_pages += pages;
 		}
 		start += end;
 	}
@@ -687,9 +736,8 @@ static void mmfree_tlb_flush_mmu(struct mmu_gather *tlb)
 	mmfree_call_tlb_flush(tlb);
 	if (g) {
 		g->flushing--;
-		/* A mid-zap flush: free before unmap_vmas() goes on. */
-		if (g->killed && !list_empty(&g->waiter.items))
-			mmfree_gather_wait(g);
+		if (g->killed)
+			mmfree_gather_killed_flushed(g);
 	}
 	mmfree_leave();
 }

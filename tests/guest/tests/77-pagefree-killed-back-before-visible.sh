@@ -25,6 +25,9 @@
 # Before killed tasks waited at each flush, exit_mmap() set MMF_OOM_SKIP
 # with its zapped pages still queued: process_mrelease() returned 0 with
 # them in flight, and an async exit became visible with them in flight.
+# A victim of 512 MiB is under the size (a 32nd of it larger than one
+# flush) from which a killed task leaves one flush's items in flight
+# while it zaps on: it waits at every flush.
 MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
 # shellcheck source=../lib.sh
 . "$MMFREE_GUEST/lib.sh"
