@@ -46,7 +46,8 @@
  *                                <kills> <needed> <back>": kills made, the
  *                                fewest that make room (from the sizes),
  *                                seconds from the first kill until
- *                                avail_kb() was above MIN_MB again
+ *                                avail_kb() was above MIN_MB again (read
+ *                                at each look, and when the wait returns)
  *   pfbench term PID BASE_KB     SIGTERM to PID (not a child: a server
  *                                being shut down), time until it exits and
  *                                until avail_kb() is back to BASE_KB
@@ -528,6 +529,12 @@ static int overkill(long hogs, long mb, long min_mb, long interval_ms,
 			/* Nothing in flight in mmfree's pool (0 where it is not loaded). */
 			if (system("mmfreectl wait --timeout 60 2>/dev/null") == -1)
 				return 1;
+			/*
+			 * Memory is back when the wait returns, not only at the
+			 * next check an interval later: time it here.
+			 */
+			if (avail_kb() > min_mb * 1024)
+				back = now() - first;
 		}
 	}
 	/* Until memory is back after the last kill (at most 30 s). */
