@@ -380,15 +380,22 @@ static struct mmfree_gather *mmfree_gather_open(struct mmu_gather *tlb)
 	return g;
 }
 
-/* Help with and wait for the items of one of the gather's waiters. */
-static void mmfree_gather_wait_one(struct mmfree_gather *g, unsigned int i)
+/*
+ * Help with and wait for the items of the gather's waiter @i, adding the
+ * pages this task freed itself to @helped.  Return: whether it had any.
+ */
+static bool mmfree_gather_finish(struct mmfree_gather *g, unsigned int i,
+				 unsigned long *helped)
 {
-	u64 start = ktime_get_ns();
-	unsigned long helped;
-
 	if (list_empty(&g->waiters[i].items))
-		return;
-	helped = mmfree_waiter_finish(&g->waiters[i]);
+		return false;
+	*helped += mmfree_waiter_finish(&g->waiters[i]);
+	return true;
+}
+
+/* One wait of a gather, from @start (ktime ns), in the stats and the trace. */
+static void mmfree_gather_waited(u64 start, unsigned long helped)
+{
 	start = ktime_get_ns() - start;
 	mmfree_stat_add(MMFREE_STAT_PAGEFREE_HELPED_PAGES, helped);
 	mmfree_stat_add(MMFREE_STAT_PAGEFREE_WAIT_NS, start);
@@ -398,9 +405,13 @@ static void mmfree_gather_wait_one(struct mmfree_gather *g, unsigned int i)
 /* Help with and wait for the gather's items queued so far, oldest first. */
 static void mmfree_gather_wait(struct mmfree_gather *g)
 {
-	mmfree_gather_wait_one(g, g->cur ^ 1);
-	mmfree_gather_wait_one(g, g->cur);
+	u64 start = ktime_get_ns();
+	unsigned long helped = 0;
+
+	mmfree_gather_finish(g, g->cur ^ 1, &helped);
+	mmfree_gather_finish(g, g->cur, &helped);
 	g->cur_pages = 0;
+	mmfree_gather_waited(start, helped);
 }
 
 /*
@@ -414,12 +425,18 @@ static void mmfree_gather_wait(struct mmfree_gather *g)
  */
 static void mmfree_gather_killed_flushed(struct mmfree_gather *g)
 {
-	mmfree_gather_wait_one(g, g->cur ^ 1);
+	u64 start = ktime_get_ns();
+	unsigned long helped = 0;
+	bool waited;
+
+	waited = mmfree_gather_finish(g, g->cur ^ 1, &helped);
 	if (g->cur_pages > g->budget)
-		mmfree_gather_wait_one(g, g->cur);
+		waited |= mmfree_gather_finish(g, g->cur, &helped);
 	else
 		g->cur ^= 1;
 	g->cur_pages = 0;
+	if (waited)
+		mmfree_gather_waited(start, helped);
 }
 
 /* Help with and wait for the gather's items, then forget it. */
