@@ -410,7 +410,6 @@ static void mmfree_gather_wait(struct mmfree_gather *g)
 
 	mmfree_gather_finish(g, g->cur ^ 1, &helped);
 	mmfree_gather_finish(g, g->cur, &helped);
-	g->cur_pages = 0;
 	mmfree_gather_waited(start, helped);
 }
 
