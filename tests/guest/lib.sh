@@ -48,6 +48,12 @@ slurp() {
 	done
 }
 
+# The time since boot, in ms: the guest's clock, which the host's load
+# does not move.
+uptime_ms() {
+	awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime
+}
+
 # Each line of text $2, after prefix $1.
 indent() {	# prefix text
 	local line

@@ -79,9 +79,6 @@ for mode in sync async; do
 	check "$mode, unlimited" 0 pftest munmap $mb $n
 done
 
-uptime_ms() {
-	awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime
-}
 # The loop stops at its next round once told to; usage is read after it.
 pf_load pagefree_mode=async pagefree_idle_only=0
 pf_snap

@@ -59,11 +59,6 @@ zones() {
 	END { for (z in f) if (f[z]) printf " %s %d/%d/%d", z, f[z] * 4, c[z] * 4, m[z] * 4 }' /proc/zoneinfo
 }
 
-# The time since boot, in ms.
-now_ms() {
-	awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime
-}
-
 # A process's state letter (T: stopped), empty once it is gone.
 proc_state() {
 	sed -n 's/^State:[[:space:]]*\([A-Z]\).*/\1/p' "/proc/$1/status" 2>/dev/null
@@ -99,14 +94,14 @@ run() {	# label
 	done
 	pf_freeze_workers
 	echo "$1: zone free/CMA free/min (kB):$(zones)"
-	t0=$(now_ms)
+	t0=$(uptime_ms)
 	timeout $B_SECONDS nice -n -5 taskset -c 1 pftest dontneed 4 1000000000 &
 	b=$!
 	sleep 1
 	kill -CONT $a
 	wait $a
 	st=$?
-	ta=$(now_ms)
+	ta=$(uptime_ms)
 	# B still running when A was reaped: A's kill did not wait for B.
 	if [ -n "$(proc_state $b)" ]; then tb=running; else tb=ended; fi
 	kill $b 2>/dev/null

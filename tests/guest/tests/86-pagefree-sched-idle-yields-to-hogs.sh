@@ -28,10 +28,6 @@ hog() {	# id
 	echo $i >"$dir/hog.$1"
 }
 
-uptime_ms() {
-	awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime
-}
-
 # One window: the loop alone, then the hogs beside it; sets ROUNDS to
 # their rounds and SHARE to their share of the CPUs' time, in per mille
 # (the CPU time they ran, from /proc/PID/schedstat, over the window's

@@ -33,15 +33,12 @@ flush=10008	# MMU_GATHER_BUNDLE + MAX_GATHER_BATCH_COUNT * MAX_GATHER_BATCH, at 
 # ended, and the most in flight at any time.
 replay() {
 	grep -E ' mmfree_(offload|item_freed|wait): ' $T/trace | awk '
+	{ p = $0; sub(/.* pages=/, "", p); sub(/ .*/, "", p) }
 	/ mmfree_offload: / && / reason=offloaded_pages/ {
-		p = $0; sub(/.* pages=/, "", p); sub(/ .*/, "", p)
 		out += p; items++
 		if (out > most) most = out
 	}
-	/ mmfree_item_freed: / {
-		p = $0; sub(/.* pages=/, "", p); sub(/ .*/, "", p)
-		out -= p
-	}
+	/ mmfree_item_freed: / { out -= p }
 	/ mmfree_wait: / && out > left { left = out }
 	END { print items + 0, left + 0, most + 0 }'
 }
@@ -73,6 +70,3 @@ for mb in 512 1536; do
 	[ "$most" -le $((2 * flush)) ] ||
 		fail "$mb MiB: $most pages in flight, more than 2 flushes"
 done
-echo 0 >$E/mmfree_offload/enable
-echo 0 >$E/mmfree_item_freed/enable
-echo 0 >$E/mmfree_wait/enable
