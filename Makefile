@@ -41,7 +41,8 @@
 # 6.12 unless told, and takes BENCH_ARGS: "--quick" for smaller runs (about
 # 15 minutes a kernel; pagefree alone: 7 quick, 25 full), "--percpu-only",
 # "--pagefree-only" or "--peers-only" for one part, "--charge-only" for
-# charged against uncharged workers (2 boots a kernel), "--a N --b N" (percpu
+# charged against uncharged workers (2 boots a kernel), "--cost-only" for
+# where a worker's time per page goes, "--a N --b N" (percpu
 # sizes), "--pf-reps N" and "--pf-sizes MB,MB,..." (pagefree),
 # "--peers-reps N", "--peers-sizes MB,..." and "--peers-mb MB" (peers:
 # process_mrelease, THP, redis-server, the curve; see bench/bench.sh);

@@ -6,7 +6,8 @@
 #
 #   bench/bench.sh [--kernel ID|KVER[,...]] [--quick] [--percpu-only |
 #                    --pagefree-only | --peers-only | --floors-only |
-#                    --charge-only] [--charge-boots N] [--a PARENTS]
+#                    --charge-only | --cost-only] [--charge-boots N]
+#                    [--cost-boots N] [--a PARENTS]
 #                    [--b CGROUPS] [--churn SECONDS] [--pf-reps N]
 #                    [--pf-sizes MB,MB,...] [--peers-reps N]
 #                    [--peers-sizes MB,MB,...] [--peers-mb MB]
@@ -30,6 +31,13 @@
 #                 --charge-boots boots (default 2) per kernel; each boot's
 #                 lines and the report across boots (bench/report-charge.sh)
 #                 go to build/bench/charge-KVER.data and .md; about 3
+#                 minutes a boot, alone on the host
+# --cost-only     where a worker's time per page goes (not part of the
+#                 full run): bench/guest/bench-cost.sh times the kernel's
+#                 free inline, in a worker alone and in a worker beside
+#                 the task that helps it, in --cost-boots boots (default
+#                 2) per kernel; lines and report (bench/report-cost.sh)
+#                 go to build/bench/cost-KVER.data and .md; about 2
 #                 minutes a boot, alone on the host
 # --a, --b        percpu: shrink the patterns (default 1000 parents x 10
 #                 children, and 11000 flat cgroups): under TCG, creating
@@ -81,20 +89,21 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 help_if_asked "$@"
 
 kernel='' quick=0 only='' a='' b='' churn='' pf_append='' peers_append=''
-charge_boots=2 peers_boots=1 peers_targets=0
+charge_boots=2 cost_boots=2 peers_boots=1 peers_targets=0
 peers_sizes=1024,2048,4096,8192,16384 peers_mb=4096
 while (($#)); do
 	case "$1" in
 	--kernel) kernel=${2:?}; shift 2 ;;
 	--quick) quick=1; shift ;;
 	--percpu-only | --pagefree-only | --peers-only | --floors-only | \
-	--charge-only)
+	--charge-only | --cost-only)
 		[[ -z $only ]] || { echo "bench.sh: $only and $1 exclude each other" >&2; exit 2; }
 		only=$1; shift ;;
 	--a) a=${2:?}; shift 2 ;;
 	--b) b=${2:?}; shift 2 ;;
 	--churn) churn=${2:?}; shift 2 ;;
 	--charge-boots) charge_boots=${2:?}; shift 2 ;;
+	--cost-boots) cost_boots=${2:?}; shift 2 ;;
 	--pf-reps) pf_append+=" mmfree_pf_reps=${2:?}"; shift 2 ;;
 	--pf-sizes) pf_append+=" mmfree_pf_sizes=${2:?}"; shift 2 ;;
 	--peers-reps) peers_append+=" mmfree_peers_reps=${2:?}"; shift 2 ;;
@@ -107,14 +116,16 @@ while (($#)); do
 	esac
 done
 [[ $charge_boots =~ ^[1-9][0-9]*$ ]] || usage_error "--charge-boots takes a number of boots, not '$charge_boots'"
+[[ $cost_boots =~ ^[1-9][0-9]*$ ]] || usage_error "--cost-boots takes a number of boots, not '$cost_boots'"
 [[ $peers_boots =~ ^[1-9][0-9]*$ ]] || usage_error "--peers-boots takes a number of boots, not '$peers_boots'"
-percpu=1 pagefree=1 peers=1 floors=0 charge=0
+percpu=1 pagefree=1 peers=1 floors=0 charge=0 cost=0
 case "$only" in
 --percpu-only) pagefree=0 peers=0 ;;
 --pagefree-only) percpu=0 peers=0 ;;
 --peers-only) percpu=0 pagefree=0 ;;
 --floors-only) percpu=0 pagefree=0 peers=0 floors=1 ;;
 --charge-only) percpu=0 pagefree=0 peers=0 charge=1 ;;
+--cost-only) percpu=0 pagefree=0 peers=0 cost=1 ;;
 esac
 if ((quick)); then
 	a=${a:-100} b=${b:-1100} churn=${churn:-20}
@@ -147,7 +158,7 @@ out=$top/build/bench
 mkdir -p "$out"
 
 # The guest's programs (pfbench) go into /mmfree through build/guest-bin.
-if ((pagefree || peers || floors || charge)); then
+if ((pagefree || peers || floors || charge || cost)); then
 	"$top/scripts/guest-bin.sh"
 fi
 
@@ -175,6 +186,40 @@ guest_lines() {	# log name (tests/vm.sh: KVER, KVER.bench) pattern
 	else
 		tr -d '\r' <"$console"
 	fi | grep -E "$2" || true
+}
+
+# A part that runs bench/guest/bench-PART.sh in BOOTS boots of $kver
+# with $module, 2 vCPUs: each boot's lines (those matching PATTERN, "boot
+# N " in front) and the host's go to build/bench/PART-KVER.data, the
+# report of them all (bench/report-PART.sh, when a line matches RESULT)
+# to PART-KVER.md.
+boots_part() {	# part boots pattern result
+	local data=$out/$1-$kver.data host=$out/$1-$kver.host boot
+	: >"$data"
+	for ((boot = 1; boot <= $2; boot++)); do
+		: >"$host"
+		watch_host "$host" &
+		watcher=$!
+		MMFREE_TCG_THREAD=multi "$top/tests/vm.sh" --kernel "$kver" \
+			--module "$module" --script "bench-$1" --smp 2 \
+			--mem 4G --timeout 2400 >/dev/null || rc=1
+		kill "$watcher" 2>/dev/null || true
+		wait "$watcher" 2>/dev/null || true
+		watcher=''
+		{
+			guest_lines "$kver" "$3"
+			cat "$host"
+		} | sed "s/^/boot $boot /" >>"$data"
+		rm -f "$host"
+	done
+	if grep -q "$4" "$data"; then
+		"$top/bench/report-$1.sh" "$data" >"$out/$1-$kver.md"
+		cat "$out/$1-$kver.md"
+	else
+		echo "bench.sh: $kver: no $1 results" >&2
+		rc=1
+	fi
+	echo
 }
 
 rc=0
@@ -218,33 +263,11 @@ for kver in $("$top/scripts/kernels.sh" --releases ${kernel//,/ }); do
 	fi
 
 	if ((charge)); then
-		data=$out/charge-$kver.data
-		: >"$data"
-		for ((boot = 1; boot <= charge_boots; boot++)); do
-			host=$out/charge-$kver.host
-			: >"$host"
-			watch_host "$host" &
-			watcher=$!
-			MMFREE_TCG_THREAD=multi "$top/tests/vm.sh" --kernel "$kver" \
-				--module "$module" --script bench-charge --smp 2 \
-				--mem 4G --timeout 2400 >/dev/null || rc=1
-			kill "$watcher" 2>/dev/null || true
-			wait "$watcher" 2>/dev/null || true
-			watcher=''
-			{
-				guest_lines "$kver" '^PF(INFO|STAT)? '
-				cat "$host"
-			} | sed "s/^/boot $boot /" >>"$data"
-			rm -f "$host"
-		done
-		if grep -q '^boot [0-9]* PF ' "$data"; then
-			"$top/bench/report-charge.sh" "$data" >"$out/charge-$kver.md"
-			cat "$out/charge-$kver.md"
-		else
-			echo "bench.sh: $kver: no charge results" >&2
-			rc=1
-		fi
-		echo
+		boots_part charge "$charge_boots" '^PF(INFO|STAT)? ' '^boot [0-9]* PF '
+	fi
+
+	if ((cost)); then
+		boots_part cost "$cost_boots" '^PF(INFO|COST) ' '^boot [0-9]* PFCOST '
 	fi
 
 	if ((pagefree)); then

@@ -4,7 +4,10 @@
 # line "boot N " and a line of bench/guest/bench-charge.sh): markdown on
 # stdout.
 #
-#   bench/report-charge.sh DATA
+#   bench/report-charge.sh DATA...
+#
+# Several files (boots run in different sessions, say) count as one run
+# of all their boots, numbered on from one file to the next.
 #
 # Ratios are stock's time over a configuration's, paired by repetition
 # (the configurations alternate run by run); "charged/uncharged" is the
@@ -16,14 +19,10 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-# shellcheck source=../scripts/help.sh
-. "$top/scripts/help.sh"
-help_if_asked "$@"
-(($# == 1)) || usage_error "one data file"
-[[ -r $1 ]] || usage_error "cannot read $1"
+# shellcheck source=report-lib.sh
+. "$top/bench/report-lib.sh"
 
-# median() (bench/median.awk), then the report.
-awk "$(<"$top/bench/median.awk")"'
+report_awk '
 function cell(test, what,    b, m, list) {
 	list = ""
 	for (b = 1; b <= boots; b++)
@@ -86,4 +85,4 @@ END {
 			c, st[m, "work_items"], u, st[m "-nc", "work_items"], c - u
 	}
 	printf "\nOther VMs on the host during the boots: %d at most.\n", others
-}' "$1"
+}' "$@"

@@ -20,16 +20,10 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-# shellcheck source=../scripts/help.sh
-. "$top/scripts/help.sh"
-help_if_asked "$@"
-(($# >= 1)) || usage_error "no data file"
-for f in "$@"; do
-	[[ -r $f ]] || usage_error "cannot read $f"
-done
+# shellcheck source=report-lib.sh
+. "$top/bench/report-lib.sh"
 
-# median() (bench/median.awk), then the report.
-awk "$(<"$top/bench/median.awk")"'
+report_awk '
 # Ratios test1/cfg1 over test2/cfg2 at size s: sets MED (median of the
 # boots medians, "" without data), BOOTS (each boot median), LO and HI
 # (every repetition), LOST (runs left out for -1).
@@ -88,8 +82,6 @@ function plain(t, c, s, fmt,    b, r, list, m) {
 	m = median(list)
 	return sprintf(fmt " (" fmt "-" fmt ")", m, LO, HI)
 }
-FNR == 1 { off = boots }
-$1 == "boot" { $2 += off }
 $1 == "boot" && $3 == "PF" {
 	b = $2
 	v[b, $4, $5, $6, $7] = $8
