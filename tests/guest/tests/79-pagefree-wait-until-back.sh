@@ -80,13 +80,23 @@ rmmod_pid=$!
 sleep 2
 # The files are gone, the drain waits for the workers: the waiter was
 # woken and now waits for the module to go (a sleep, no longer poll()).
+# It wakes every 20 ms to look, and a task that is running or runnable
+# shows wchan 0: sample ten times, never in poll, at least once asleep.
 [ ! -e "$MMFREE" ] || fail "$MMFREE still there 2 s into the unload"
 [ ! -s "$wout" ] || fail "wait returned before the unload's drain: $(cat "$wout")"
-wchan=$(cat /proc/"$(pgrep -x mmfreectl)"/wchan 2>/dev/null)
-echo "the waiter, during the unload's drain: in $wchan"
-case "$wchan" in
+waiter=$(pgrep -x mmfreectl) || fail "no mmfreectl waiting during the unload's drain"
+wchans=
+i=0
+while [ $i -lt 10 ]; do
+	wchans="$wchans $(cat /proc/"$waiter"/wchan 2>/dev/null || echo gone)"
+	sleep 0.05
+	i=$((i + 1))
+done
+echo "the waiter, during the unload's drain: in$wchans"
+case "$wchans" in
+*poll*) fail "the waiter is still in poll ($wchans): the unload did not wake it" ;;
 *nanosleep*) ;;
-*) fail "the waiter is in $wchan, not waiting for the module to go: the unload did not wake it" ;;
+*) fail "the waiter was never seen asleep waiting for the module to go:$wchans" ;;
 esac
 pf_feed_workers
 wait $rmmod_pid || fail "modprobe -r mmfree failed"
