@@ -216,6 +216,21 @@ static inline bool mmfree_cgroup_chargeable(struct cgroup *cgrp)
 #endif
 }
 
+/*
+ * How long @t has waited runnable for a CPU, in ns.  The scheduler adds
+ * each wait when the task gets the CPU back (sched_info_arrive(), 6.1 to
+ * 7.2), so a running task's own value is up to date.  0 without
+ * CONFIG_SCHED_INFO, where waits cannot be told from running.
+ */
+static inline u64 mmfree_task_run_delay(struct task_struct *t)
+{
+#ifdef CONFIG_SCHED_INFO
+	return READ_ONCE(t->sched_info.run_delay);
+#else
+	return 0;
+#endif
+}
+
 /* cfs_bandwidth.quota without a limit (kernel/sched/sched.h). */
 #define MMFREE_RUNTIME_INF	((u64)~0ULL)
 

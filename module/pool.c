@@ -170,8 +170,8 @@ static void mmfree_item_release(struct mmfree_item *item)
 }
 
 /*
- * A worker's @ns on @item, charged to the cgroup of the task that
- * gathered its pages as the scheduler charges a task's own time
+ * A worker's CPU time @ns on @item, charged to the cgroup of the task
+ * that gathered its pages as the scheduler charges a task's own time
  * (cgroup_account_cputime()): it shows in that cgroup's cpu.stat
  * usage_usec, and its ancestors'.  It is not taken from the cgroup's
  * cpu.max quota nor weighed by its cpu.weight: tasks whose cgroup has
@@ -209,23 +209,52 @@ bool mmfree_pool_has_cpu(void)
 			      at + msecs_to_jiffies(MMFREE_POOL_PROGRESS_MS));
 }
 
+/*
+ * The CPU time of the calling task on an item: the wall time since
+ * mmfree_run_start(), less what it spent runnable while another task
+ * had its CPU.  On a preemptible kernel (7.2's lazy preemption, or
+ * preempt=full) a worker can be preempted in the middle of an item, by
+ * another worker or by the task it frees for; that wait is the other
+ * task's time, charged to its own cgroup already.
+ */
+struct mmfree_run {
+	u64 start;
+	u64 delay;
+};
+
+static void mmfree_run_start(struct mmfree_run *run)
+{
+	run->delay = mmfree_task_run_delay(current);
+	run->start = ktime_get_ns();
+}
+
+static u64 mmfree_run_ns(const struct mmfree_run *run)
+{
+	u64 wall = ktime_get_ns() - run->start;
+	u64 waited = mmfree_task_run_delay(current) - run->delay;
+
+	return wall > waited ? wall - waited : 0;
+}
+
 static void mmfree_item_workfn(struct work_struct *work)
 {
 	struct mmfree_item *item = container_of(work, struct mmfree_item, work);
 	struct mmfree_waiter *w = item->waiter;
-	u64 start = ktime_get_ns();
+	struct mmfree_run run;
+	u64 ns;
 
+	mmfree_run_start(&run);
 	mmfree_pool_got_cpu();
 	mmfree_item_free_pages(item);
 	mmfree_pool_got_cpu();
-	start = ktime_get_ns() - start;
+	ns = mmfree_run_ns(&run);
 	mmfree_stat_add(MMFREE_STAT_PAGEFREE_OFFLOADED_PAGES, item->pages);
 	/* Queued on the pages' node; the scheduler may have moved the worker. */
 	if (numa_node_id() != item->nid)
 		mmfree_stat_add(MMFREE_STAT_PAGEFREE_REMOTE_PAGES, item->pages);
-	mmfree_stat_add(MMFREE_STAT_PAGEFREE_WORKER_NS, start);
-	mmfree_item_charge(item, start);
-	trace_mmfree_item_freed(item->pages, item->nid, start, false,
+	mmfree_stat_add(MMFREE_STAT_PAGEFREE_WORKER_NS, ns);
+	mmfree_item_charge(item, ns);
+	trace_mmfree_item_freed(item->pages, item->nid, ns, false,
 				mmfree_cgroup_id(item->cgrp));
 	atomic_dec(&mmfree_pool_items);
 	/* A sync item's memory is its waiter's: hands off after this. */
@@ -289,16 +318,15 @@ void mmfree_waiter_init(struct mmfree_waiter *w)
 
 /*
  * Free an item taken back from the workqueue (cancel_work() succeeded),
- * in the calling task, from @start (ktime ns).  Return: its pages.
+ * in the calling task, timed from @run.  Return: its pages.
  */
 static unsigned long mmfree_item_free_taken(struct mmfree_item *item,
-					    u64 start)
+					    const struct mmfree_run *run)
 {
 	atomic_dec(&mmfree_pool_items);
 	mmfree_item_free_pages(item);
-	trace_mmfree_item_freed(item->pages, item->nid,
-				ktime_get_ns() - start, true,
-				mmfree_cgroup_id(item->cgrp));
+	trace_mmfree_item_freed(item->pages, item->nid, mmfree_run_ns(run),
+				true, mmfree_cgroup_id(item->cgrp));
 	return item->pages;
 }
 
@@ -321,11 +349,12 @@ unsigned long mmfree_waiter_finish(struct mmfree_waiter *w)
 	unsigned long helped = 0;
 
 	list_for_each_entry_reverse(item, &w->items, node) {
-		u64 start = ktime_get_ns();
+		struct mmfree_run run;
 
+		mmfree_run_start(&run);
 		if (!cancel_work(&item->work))
 			continue;
-		helped += mmfree_item_free_taken(item, start);
+		helped += mmfree_item_free_taken(item, &run);
 		mmfree_waiter_put(w);
 		/*
 		 * Up to max_inflight_pages of them, under the mmap lock in
@@ -381,7 +410,10 @@ unsigned long mmfree_pool_help(struct mem_cgroup *memcg)
 	spin_unlock(&mmfree_pool_async_lock);
 
 	list_for_each_entry_safe(item, next, &taken, node) {
-		helped += mmfree_item_free_taken(item, ktime_get_ns());
+		struct mmfree_run run;
+
+		mmfree_run_start(&run);
+		helped += mmfree_item_free_taken(item, &run);
 		mmfree_item_release(item);
 		cond_resched();
 	}

@@ -208,7 +208,7 @@ const struct mmfree_stat_desc mmfree_stat_descs[MMFREE_NR_STATS] = {
 	[MMFREE_STAT_PAGEFREE_WORKER_NS] = {
 		.dir = "pagefree/stats", .name = "worker_ns",
 		.unit = MMFREE_STAT_NSEC,
-		.help = "time the pool's workers spent freeing",
+		.help = "CPU time the pool's workers spent freeing",
 	},
 	[MMFREE_STAT_PAGEFREE_CHARGED_NS] = {
 		.dir = "pagefree/stats", .name = "charged_ns",
