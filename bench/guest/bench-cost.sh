@@ -9,13 +9,17 @@
 #   alone   async, the workers held off CPU 0 by a SCHED_FIFO hog until
 #           the munmap returned: they free every item after the zap,
 #           with nothing else freeing (idle_only 0, else the held-off
-#           pool is not offered the items)
+#           pool is not offered the items), all on CPU 0 (items queued
+#           while the workqueue was confined there stay with its
+#           workers there)
 #   beside  sync, the defaults: workers free while the task zaps and
 #           then helps, both CPUs freeing the same memcg's pages into the
 #           same zone; the workers' items and the task's apart
 #
 # A worker's and a task's item times come from the mmfree_item_freed
-# trace event (its ns and pages).  Lines: "PFCOST config rep ns_per_page
+# trace event (its ns and pages: CPU time since ca1c008, before it the
+# wall time, which on a kernel that preempts at the tick included other
+# tasks' runs).  Lines: "PFCOST config rep ns_per_page
 # items" (inline: items 0), "PFINFO key value...".  No tracer that
 # patches kernel text runs here: under multi-threaded TCG the guest may
 # then execute stale code (the function graph tracer, which hooks
