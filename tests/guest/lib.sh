@@ -48,6 +48,11 @@ slurp() {
 	done
 }
 
+# The CPU time task PID has run, in ns (the first field of its schedstat).
+task_runtime_ns() {	# pid
+	cut -d' ' -f1 "/proc/$1/schedstat"
+}
+
 # The time since boot, in ms: the guest's clock, which the host's load
 # does not move.
 uptime_ms() {

@@ -50,7 +50,7 @@ window() {
 	done
 	sleep 4
 	for p in $pids; do
-		ns=$((ns + $(cut -d' ' -f1 /proc/"$p"/schedstat)))
+		ns=$((ns + $(task_runtime_ns "$p")))
 	done
 	ms=$(($(uptime_ms) - t0))
 	touch $dir/stop

@@ -22,7 +22,7 @@ trap 'pf_cleanup; rmdir $CG 2>/dev/null' EXIT
 kworker_runtimes() {
 	local p
 	for p in $(pf_unbound_kworkers); do
-		echo "$p $(cut -d' ' -f1 "/proc/$p/schedstat" 2>/dev/null)"
+		echo "$p $(task_runtime_ns "$p" 2>/dev/null)"
 	done
 }
 
