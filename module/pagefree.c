@@ -33,8 +33,9 @@
  *
  * The pages are freed by the kernel's own free_pages_and_swap_cache(),
  * called through a gate, with the gather's own references.  Whenever the
- * pool should not take a batch (see mmfree_offload_allowed()), the
- * wrapper frees it inline, at once, exactly as the kernel would.
+ * pool should not take a batch (see mmfree_offload_allowed()) or one of
+ * its items (mmfree_offload() and mmfree_offload_room()), the wrapper
+ * frees it inline, at once, exactly as the kernel would.
  *
  * Memory a caller expects back when the call returns never stays in
  * flight: hugetlb pages are freed inline (the hugetlb pool and its
@@ -584,12 +585,10 @@ static bool mmfree_idle_cpu_available(void)
 }
 
 /*
- * Whether the pool may take @pages pages of @g's gather now; if not, @why
- * is the statistic that counts them as freed inline.
+ * Whether the pool may take pages from the current task at all; if not,
+ * @why is the statistic that counts them as freed inline.
  */
-static bool mmfree_offload_allowed(const struct mmfree_gather *g,
-				   unsigned long pages,
-				   enum mmfree_stat_id *why)
+static bool mmfree_offload_allowed(enum mmfree_stat_id *why)
 {
 	*why = MMFREE_STAT_PAGEFREE_INLINE_DISABLED_PAGES;
 	if (!READ_ONCE(mmfree_pagefree_attached))
@@ -600,21 +599,28 @@ static bool mmfree_offload_allowed(const struct mmfree_gather *g,
 	    (current->flags & PF_KTHREAD))
 		return false;
 	*why = MMFREE_STAT_PAGEFREE_INLINE_LIMITED_PAGES;
-	if (mmfree_cpu_limited())
-		return false;
-	/*
-	 * No other bound on a sync task's queue: freeing mid-zap while a
-	 * worker frees too delays the zap and makes both free more slowly
-	 * (same zones, same LRU lists).  The task helps once its zap is done.
-	 */
-	*why = MMFREE_STAT_PAGEFREE_INLINE_BUSY_PAGES;
+	return !mmfree_cpu_limited();
+}
+
+/*
+ * Whether the pool has room and CPU time for @pages more pages now, or
+ * they are freed inline as busy.  Asked for each item, not once for a
+ * whole free_pages_and_swap_cache() call: a call holds up to ~510
+ * entries, 1 GiB when they are huge pages, and a CPU that is busy for a
+ * moment (a wakeup not yet taken, a short kworker) or a bound the batch
+ * overshoots then costs one item, not the whole call.
+ *
+ * No other bound on a sync task's queue: freeing mid-zap while a worker
+ * frees too delays the zap and makes both free more slowly (same zones,
+ * same LRU lists).  The task helps once its zap is done.
+ */
+static bool mmfree_offload_room(unsigned long pages)
+{
 	if (mmfree_pool_inflight_pages() + pages >
 	    mmfree_knob(MMFREE_KNOB_PAGEFREE_MAX_INFLIGHT_PAGES))
 		return false;
-	if (mmfree_knob(MMFREE_KNOB_PAGEFREE_IDLE_ONLY) &&
-	    !mmfree_idle_cpu_available())
-		return false;
-	return true;
+	return !mmfree_knob(MMFREE_KNOB_PAGEFREE_IDLE_ONLY) ||
+	       mmfree_idle_cpu_available();
 }
 
 static void mmfree_free_inline(void **entries, unsigned int nr,
@@ -665,6 +671,7 @@ static void mmfree_offload(struct mmfree_gather *g, void **entries,
 			   unsigned int nr)
 {
 	unsigned int start = 0;
+	bool drained = false;
 
 	while (start < nr) {
 		void **run = entries + start;
@@ -688,7 +695,22 @@ static void mmfree_offload(struct mmfree_gather *g, void **entries,
 			mmfree_free_inline(run, end,
 					   MMFREE_STAT_PAGEFREE_INLINE_LIMITED_PAGES,
 					   g->async);
+		} else if (!mmfree_offload_room(pages)) {
+			mmfree_free_inline(run, end,
+					   MMFREE_STAT_PAGEFREE_INLINE_BUSY_PAGES,
+					   g->async);
 		} else {
+			/*
+			 * A gathered folio may still sit in this CPU's LRU-add
+			 * batch, holding a reference that a worker's release
+			 * cannot drop; until 7.x free_pages_and_swap_cache()
+			 * began by draining, since then it leaves such folios
+			 * to the batch's next move.
+			 */
+			if (!drained) {
+				mmfree_call_lru_add_drain();
+				drained = true;
+			}
 			item = mmfree_item_alloc();
 			if (!item) {
 				mmfree_free_inline(run, nr - start,
@@ -720,19 +742,10 @@ static void mmfree_free_pages_and_swap_cache(void **entries, int nr)
 
 	mmfree_enter();
 	g = mmfree_gather_current();
-	if (g && g->flushing && nr > 0 &&
-	    mmfree_offload_allowed(g, mmfree_entries_pages(entries, nr), &why)) {
-		/*
-		 * A gathered folio may still sit in this CPU's LRU-add batch,
-		 * holding a reference that a worker's release cannot drop;
-		 * until 7.x free_pages_and_swap_cache() began by draining, since
-		 * then it leaves such folios to the batch's next move.
-		 */
-		mmfree_call_lru_add_drain();
+	if (g && g->flushing && nr > 0 && mmfree_offload_allowed(&why))
 		mmfree_offload(g, entries, nr);
-	} else {
+	else
 		mmfree_free_inline(entries, nr, why, g && g->async);
-	}
 	mmfree_leave();
 }
 

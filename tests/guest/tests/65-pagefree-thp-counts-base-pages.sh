@@ -2,9 +2,14 @@
 # Sizes are base pages: a PMD-mapped transparent huge page counts 512 in
 # the statistics and in max_inflight_pages, not 1.  Four munmaps of a
 # 64 MiB THP-backed region account 4 x 16384 pages; with the pool's
-# workers starved and max_inflight_pages=4096, what is in flight when such
-# a munmap returns stays within 4096 pages.  (Entries used to be counted:
-# 32 per munmap, and 1M THPs could be in flight, 2 TiB.)
+# workers starved and max_inflight_pages=16384, what is in flight when
+# a 256 MiB munmap returns stays within 16384 pages, the pool takes at
+# least 3/4 of that and the rest is freed inline as busy: the pool is
+# asked per item, so the huge pages that fit go to it, though 120 of the
+# 128 are freed in one call.  (Entries used to be counted: 32 per
+# munmap, and 1M THPs could be in flight, 2 TiB.  The pool used to be
+# asked once per call: a call over the bound was freed inline whole, and
+# the pool took the first call's 8 huge pages at most.)
 MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
 # shellcheck source=../lib.sh
 . "$MMFREE_GUEST/lib.sh"
@@ -33,17 +38,24 @@ if [ "$total" -lt $((expect * 9 / 10)) ] || [ "$total" -gt $((expect * 11 / 10))
 	fail "statistics account for $total pages, not about $expect base pages"
 fi
 
-pf_knob max_inflight_pages 4096
+# 256 MiB: 128 huge pages, freed in two calls (the gather's first
+# batch holds 8 entries, the next one the other 120).
+big=256
+max=16384
+pf_knob max_inflight_pages $max
 pf_snap
 pf_starve_workers
-taskset -c 1 pftest munmap $mb 1 || fail "pftest munmap"
+taskset -c 1 pftest munmap $big 1 || fail "pftest munmap"
 inflight=$(pf_stat inflight_pages)
 pf_feed_workers
 pf_wait_inflight
-pf_show "THP, workers starved, max_inflight_pages=4096"
+pf_show "THP, workers starved, max_inflight_pages=$max"
 echo "in flight when munmap returned: $inflight pages"
-[ "$inflight" -le 4096 ] || fail "$inflight pages in flight, max_inflight_pages is 4096"
-[ "$(pf_delta inline_busy_pages)" -ge $((mb * 256 - 4096)) ] ||
+[ "$inflight" -le $max ] || fail "$inflight pages in flight, max_inflight_pages is $max"
+pool=$(($(pf_delta offloaded_pages) + $(pf_delta helped_pages)))
+[ "$pool" -ge $((max * 3 / 4)) ] ||
+	fail "the pool took $pool pages: the huge pages that fit in max_inflight_pages=$max were freed inline too"
+[ "$(pf_delta inline_busy_pages)" -ge $((big * 256 - pool - 512)) ] ||
 	fail "pages beyond max_inflight_pages were not freed inline as busy"
 pf_assert_no_leak "THP munmaps"
 unload
