@@ -99,10 +99,13 @@ grep -qx async /tmp/load.out || fail "the README's mmfreectl get pagefree/mode d
 assert_eq "$(knob pagefree/mode)" sync "pagefree/mode after the README's mmfreectl set"
 assert_eq "$(knob enabled)$(knob pagefree/enabled)" 11 "enabled and pagefree/enabled after the README's toggles"
 offloaded=$(cat $MMFREE/pagefree/stats/offloaded_pages)
+grep -E '^(MemFree|MemAvailable|Shmem):' /proc/meminfo
 readme_run see || fail "the README's workload failed"
 mmfreectl wait || fail "mmfreectl wait after the README's workload"
 offloaded=$(($(cat $MMFREE/pagefree/stats/offloaded_pages) - offloaded))
 echo "the README's workload: $offloaded pages offloaded"
+(cd $MMFREE/pagefree/stats && grep . inline_*) | sed 's/:/ /'
+grep -E '^(MemFree|MemAvailable|Shmem):' /proc/meminfo
 [ "$offloaded" -gt 0 ] || fail "the README's workload offloaded no page"
 
 # The Prometheus timer: installed, disabled; its service's command
