@@ -225,9 +225,9 @@ static unsigned long mmfree_tlb_pending(struct mmu_gather *tlb,
 }
 
 /*
- * The current task's context, or NULL.  Only its task closes it, or the
- * disable path once no task is inside a wrapper: the task may keep using
- * it after the RCU read section.
+ * The current task's context, or NULL.  Only its task closes it, or a
+ * detach that removed the hooks, once no task is inside a wrapper: the
+ * task may keep using it after the RCU read section.
  */
 static struct mmfree_gather *mmfree_gather_current(void)
 {
@@ -788,8 +788,18 @@ static void mmfree_tlb_finish_mmu(struct mmu_gather *tlb)
 	mmfree_call_tlb_finish(tlb);
 	if (g) {
 		g->flushing--;
-		mmfree_gather_close(g);
+	} else {
+		/*
+		 * pagefree came on, or min_pages went down, after the look
+		 * above: the kernel's final flush may have opened a context
+		 * for this gather, and only its end closes it.
+		 */
+		g = mmfree_gather_current();
+		if (g && g->tlb != tlb)
+			g = NULL;
 	}
+	if (g)
+		mmfree_gather_close(g);
 	mmfree_leave();
 }
 
@@ -1054,19 +1064,31 @@ static struct mmfree_sym mmfree_pagefree_syms[] = {
 
 /*
  * Detach, and undo an attach that failed half way.  Return: 0, or the
- * error of a hook that stays attached: then the gates stay open too (a
- * wrapper it redirects to calls them), and a later call tries again.
+ * error of a hook that stays attached: then nothing has changed (the
+ * gates stay open for the wrappers, which still run), and a later call
+ * tries again.
  */
 static int mmfree_pagefree_detach(void)
 {
 	struct mmfree_sym *syms = mmfree_pagefree_syms;
 	size_t nr = ARRAY_SIZE(mmfree_pagefree_syms);
+	bool was_attached = READ_ONCE(mmfree_pagefree_attached);
 	struct mmfree_gather *g;
 	struct hlist_node *tmp;
 	int bkt, err;
 
 	WRITE_ONCE(mmfree_pagefree_attached, false);
 	err = mmfree_syms_detach(syms, nr);
+	if (err) {
+		/*
+		 * The hooks are one set: all of them stayed.  Every wrapper
+		 * still runs, each context is still its own task's to close
+		 * and the pool keeps its items: pooling goes on as before (a
+		 * finish that saw it off closes what its final flush opens).
+		 */
+		WRITE_ONCE(mmfree_pagefree_attached, was_attached);
+		return err;
+	}
 	/* A task redirected but not yet counted has now entered or left. */
 	synchronize_rcu_tasks();
 	while (mmfree_inside_count())
@@ -1078,8 +1100,6 @@ static int mmfree_pagefree_detach(void)
 	 */
 	hash_for_each_safe(mmfree_gathers, bkt, tmp, g, node)
 		mmfree_gather_close(g);
-	if (err)
-		return err;
 	/* Nothing calls through them any more: workers drained, no task inside. */
 	return mmfree_syms_close_gates(syms, nr) ?:
 	       mmfree_syms_close_load_gates(syms, nr);
