@@ -101,6 +101,12 @@
 
 /* Idle CPUs looked at per decision, so huge machines pay a bounded cost. */
 #define MMFREE_IDLE_SCAN_MAX	64
+/*
+ * After a scan found no idle CPU, base pages freed inline per CPU it
+ * looked at before the next scan: looking at a remote runqueue costs
+ * about what freeing a huge page inline does, and a call may hold ~510.
+ */
+#define MMFREE_IDLE_SCAN_PAGES	512
 
 /* One gather that qualified for the pool, and its task. */
 struct mmfree_gather {
@@ -560,17 +566,24 @@ static bool mmfree_cpu_limited(void)
 }
 
 /*
- * Whether the pool may have CPU time: it has a CPU of its own already
- * (mmfree_pool_has_cpu(): a CPU about to run a just-woken worker does
- * not look idle), or a CPU the task may run on, other than this one, is
- * idle.
+ * Whether the pool may have CPU time for @pages pages: it has a CPU of
+ * its own already (mmfree_pool_has_cpu(): a CPU about to run a just-woken
+ * worker does not look idle), or a CPU the task may run on, other than
+ * this one, is idle.  @skip: pages still to go inline before the next
+ * scan, set by a scan that found none.
  */
-static bool mmfree_idle_cpu_available(void)
+static bool mmfree_idle_cpu_available(unsigned long pages,
+				      unsigned long *skip)
 {
 	int cpu, self = raw_smp_processor_id(), seen = 0;
 
 	if (mmfree_pool_has_cpu())
 		return true;
+	if (pages < *skip) {
+		*skip -= pages;
+		return false;
+	}
+	*skip = 0;
 	for_each_cpu_and(cpu, current->cpus_ptr, cpu_online_mask) {
 		if (cpu == self)
 			continue;
@@ -581,6 +594,7 @@ static bool mmfree_idle_cpu_available(void)
 		if (++seen == MMFREE_IDLE_SCAN_MAX)
 			break;
 	}
+	*skip = seen * MMFREE_IDLE_SCAN_PAGES;
 	return false;
 }
 
@@ -608,19 +622,20 @@ static bool mmfree_offload_allowed(enum mmfree_stat_id *why)
  * whole free_pages_and_swap_cache() call: a call holds up to ~510
  * entries, 1 GiB when they are huge pages, and a CPU that is busy for a
  * moment (a wakeup not yet taken, a short kworker) or a bound the batch
- * overshoots then costs one item, not the whole call.
+ * overshoots then costs one item, not the whole call.  @skip carries a
+ * failed scan's cost over the call's next items.
  *
  * No other bound on a sync task's queue: freeing mid-zap while a worker
  * frees too delays the zap and makes both free more slowly (same zones,
  * same LRU lists).  The task helps once its zap is done.
  */
-static bool mmfree_offload_room(unsigned long pages)
+static bool mmfree_offload_room(unsigned long pages, unsigned long *skip)
 {
 	if (mmfree_pool_inflight_pages() + pages >
 	    mmfree_knob(MMFREE_KNOB_PAGEFREE_MAX_INFLIGHT_PAGES))
 		return false;
 	return !mmfree_knob(MMFREE_KNOB_PAGEFREE_IDLE_ONLY) ||
-	       mmfree_idle_cpu_available();
+	       mmfree_idle_cpu_available(pages, skip);
 }
 
 static void mmfree_free_inline(void **entries, unsigned int nr,
@@ -670,6 +685,7 @@ static unsigned int mmfree_run_end(void **entries, unsigned int nr,
 static void mmfree_offload(struct mmfree_gather *g, void **entries,
 			   unsigned int nr)
 {
+	unsigned long scan_skip = 0;
 	unsigned int start = 0;
 	bool drained = false;
 
@@ -695,7 +711,7 @@ static void mmfree_offload(struct mmfree_gather *g, void **entries,
 			mmfree_free_inline(run, end,
 					   MMFREE_STAT_PAGEFREE_INLINE_LIMITED_PAGES,
 					   g->async);
-		} else if (!mmfree_offload_room(pages)) {
+		} else if (!mmfree_offload_room(pages, &scan_skip)) {
 			mmfree_free_inline(run, end,
 					   MMFREE_STAT_PAGEFREE_INLINE_BUSY_PAGES,
 					   g->async);

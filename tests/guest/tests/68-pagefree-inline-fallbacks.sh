@@ -1,7 +1,11 @@
 #!/bin/sh
 # The inline fallbacks.  idle_only: with a CPU hog on each CPU, a 64 MiB
 # munmap is freed inline as busy while idle_only=1, and handed to the
-# pool (offloaded or helped) once idle_only=0; with items in flight but
+# pool (offloaded or helped) once idle_only=0; a scan that found no idle
+# CPU is not repeated for each item (with batch_pages=16, the function
+# trace counts one scan per 512 pages inline or so, not one per item:
+# huge pages are an item each, and a kernel call holds up to ~510; since
+# c70d106 and before this, every item scanned); with items in flight but
 # the workers held, a munmap is freed inline as busy (a busy pool is not
 # an idle CPU).  test_fail_alloc=1 (a
 # load-time parameter, not writable at run time): every work item
@@ -23,10 +27,22 @@ pf_load
 pf_run pftest munmap $mb 1
 pf_hog_every_cpu
 sleep 1
+trap 'trace_off; pf_cleanup' EXIT
 for idle in 1 0; do
 	pf_knob idle_only $idle
 	pf_snap
+	if [ $idle = 1 ]; then
+		pf_knob batch_pages 16
+		trace_functions mmfree_call_idle_cpu || fail "cannot trace mmfree_call_idle_cpu"
+		trace_start
+	fi
 	pf_run pftest munmap $mb 2
+	if [ $idle = 1 ]; then
+		trace_stop
+		scans=$(trace_count mmfree_call_idle_cpu)
+		trace_off
+		pf_knob batch_pages 512
+	fi
 	pf_wait_inflight
 	pf_show "$ncpu hogs, idle_only=$idle"
 	busy=$(pf_delta inline_busy_pages)
@@ -36,6 +52,11 @@ for idle in 1 0; do
 			fail "idle_only=1 with busy CPUs: only $busy of $pages pages freed inline as busy"
 		[ "$pool" -lt 1024 ] ||
 			fail "idle_only=1 with busy CPUs: $pool pages went to the pool"
+		items=$((busy / 16))
+		echo "idle CPU scans: $scans for $items items of 16 pages freed inline as busy"
+		[ "$scans" -gt 0 ] || fail "no scan for an idle CPU was traced"
+		[ "$scans" -le $((items / 8)) ] ||
+			fail "$scans scans for an idle CPU for $items items freed inline as busy: each item scanned"
 	else
 		[ "$pool" -ge $((pages * 9 / 10)) ] ||
 			fail "idle_only=0: only $pool of $pages pages went to the pool"
