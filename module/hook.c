@@ -11,12 +11,13 @@
  * (mmfree_hook_from_us()) and lets the call through.
  *
  * A hook that must run whenever it is attached (hook->permanent: a
- * redirect, or a gate) is registered FTRACE_OPS_FL_PERMANENT, as
- * livepatch's are: while it is attached, "sysctl kernel.ftrace_enabled=0"
- * fails with EBUSY, and attaching fails while ftrace is switched off.
- * Otherwise switching ftrace off would turn every call site into a no-op
- * behind mmfree's back: a gate would run its own body instead of the
- * kernel function, and a wrapper would never be reached.
+ * redirect, a gate, percpu's observers) is registered
+ * FTRACE_OPS_FL_PERMANENT, as livepatch's are: while it is attached,
+ * "sysctl kernel.ftrace_enabled=0" fails with EBUSY, and attaching fails
+ * while ftrace is switched off.  Otherwise switching ftrace off would
+ * turn every call site into a no-op behind mmfree's back: a gate would
+ * run its own body instead of the kernel function, a wrapper would never
+ * be reached, and an observer would see nothing.
  *
  * While it redirects a kernel function, mmfree taints the kernel and
  * itself TAINT_LIVEPATCH ('K'), as livepatch does: oops reports then say

@@ -352,7 +352,13 @@ static void mmfree_percpu_tick_fn(struct work_struct *work)
 				      msecs_to_jiffies(ms));
 }
 
-#define MMFREE_OBSERVE(cb)	(&(struct mmfree_hook){ .func = cb })
+/*
+ * Permanent, though they only observe: with ftrace switched off percpu
+ * would still say it is on, reclaim would run stock's balance alone and
+ * report success, and a run observed at one end only would count wrong.
+ */
+#define MMFREE_OBSERVE(cb) \
+	(&(struct mmfree_hook){ .func = cb, .permanent = true })
 #define MMFREE_DATA(sym, where)	{ .name = sym, .data = (void **)(where) }
 
 /*

@@ -2,11 +2,15 @@
 # ftrace cannot be switched off under pagefree: its hooks and gates are
 # FTRACE_OPS_FL_PERMANENT, as livepatch's are.  While async 512 MiB
 # munmaps run, writing kernel.ftrace_enabled=0 is refused (EBUSY) five
-# times and ftrace stays on; no page is lost.  With pagefree off, ftrace
-# can be switched off, and enabling pagefree then fails with one dmesg
-# line saying why, leaving pagefree/enabled at 0; once ftrace is back on,
-# enabling works and the pool takes gathers again.  (Before the ops were
-# permanent the writes succeeded; on 6.1 the third write hung the guest.)
+# times and ftrace stays on; no page is lost.  percpu's hooks only
+# observe but are permanent too: with pagefree off and percpu on, the
+# write is still refused (it used to be accepted, and percpu went on
+# saying it was on while ftrace called none of its hooks).  With both
+# off, ftrace can be switched off, and enabling either then fails with
+# one dmesg line saying why, leaving its enabled file at 0; once ftrace
+# is back on, enabling works and the pool takes gathers again.  (Before
+# the ops were permanent the writes succeeded; on 6.1 the third write
+# hung the guest.)
 # Each feature's hooks, and pagefree's gates, share one ftrace_ops (one
 # trampoline in enabled_functions), so that disabling pagefree waits for
 # RCU-tasks 3 times, not once per function (before: 16 ops, 14 waits,
@@ -72,18 +76,28 @@ pf_assert_pooled "async munmaps during the writes"
 pf_assert_no_leak "after the writes"
 
 pf_knob enabled 0
-err=$(ftrace_write 0) || fail "kernel.ftrace_enabled=0 refused with pagefree off: $err"
-dmesg_clear
-if err=$(knob_write pagefree/enabled 1); then
-	fail "pagefree enabled while ftrace is off"
+assert_eq "$(knob percpu/enabled)" 1 "percpu/enabled"
+if err=$(ftrace_write 0); then
+	fail "kernel.ftrace_enabled=0 accepted while percpu is attached"
 fi
-echo "enabling pagefree with ftrace off: $err"
-assert_eq "$(knob pagefree/enabled)" 0 "pagefree/enabled after the refused write"
-log=$(dmesg_new | grep 'mmfree:')
-echo "$log"
-assert_eq "$(echo "$log" | grep -c 'ftrace is switched off')" 1 \
-	"dmesg lines saying that ftrace is off"
+echo "with pagefree off and percpu on, kernel.ftrace_enabled=0 refused: $err"
+assert_eq "$(cat $SYSCTL)" 1 "kernel.ftrace_enabled after the refused write"
+knob_write percpu/enabled 0 || fail "disabling percpu"
+err=$(ftrace_write 0) || fail "kernel.ftrace_enabled=0 refused with pagefree and percpu off: $err"
+for feature in pagefree percpu; do
+	dmesg_clear
+	if err=$(knob_write $feature/enabled 1); then
+		fail "$feature enabled while ftrace is off"
+	fi
+	echo "enabling $feature with ftrace off: $err"
+	assert_eq "$(knob $feature/enabled)" 0 "$feature/enabled after the refused write"
+	log=$(dmesg_new | grep 'mmfree:')
+	echo "$log"
+	assert_eq "$(echo "$log" | grep -c 'ftrace is switched off')" 1 \
+		"dmesg lines saying that ftrace is off"
+done
 ftrace_write 1 || fail "kernel.ftrace_enabled=1"
+knob_write percpu/enabled 1 || fail "enabling percpu once ftrace is back"
 pf_knob enabled 1
 pf_snap
 pf_run pftest munmap 64 2
