@@ -10,6 +10,38 @@
 
 #include "mmfreectl.h"
 
+/*
+ * The load-time parameters that are no knob (untested_kernel), described
+ * as knobs are, the name standing for the path.
+ */
+#define LOAD_PARAM_DESC(n, d, lo, hi, h) \
+	{ .path = #n, .def = d, .min = lo, .max = hi, .help = h },
+static const struct mmfree_knob_desc load_params[] = {
+	MMFREE_LOAD_PARAMS(LOAD_PARAM_DESC)
+};
+
+#define NR_LOAD_OPTS (MMFREE_NR_KNOBS + ARRAY_SIZE(load_params))
+
+/* A knob by path or parameter name, or a load-time parameter. */
+static const struct mmfree_knob_desc *load_find(const char *key,
+						size_t *index)
+{
+	const struct mmfree_knob_desc *d = ctl_knob_find(key);
+	size_t i;
+
+	if (d) {
+		*index = d - mmfree_knob_descs;
+		return d;
+	}
+	for (i = 0; i < ARRAY_SIZE(load_params); i++) {
+		if (!strcmp(key, load_params[i].path)) {
+			*index = MMFREE_NR_KNOBS + i;
+			return &load_params[i];
+		}
+	}
+	return NULL;
+}
+
 /* One KEY=VALUE argument of load, appended to opts at *len. */
 static int load_opt(const char *arg, int *given, char *opts, size_t size,
 		    size_t *len)
@@ -18,18 +50,22 @@ static int load_opt(const char *arg, int *given, char *opts, size_t size,
 	const char *eq = strchr(arg, '=');
 	char key[128], param[128], num[16];
 	unsigned int val;
+	size_t index;
 
 	if (!eq || eq == arg)
 		return ctl_usage_error("load: expected KEY=VALUE, got '%s'", arg);
 	snprintf(key, sizeof(key), "%.*s", (int)(eq - arg), arg);
-	d = ctl_knob_find(key);
+	d = load_find(key, &index);
 	if (!d)
 		return ctl_unknown_knob(key);
 	if (ctl_knob_parse(d, eq + 1, &val))
 		return ctl_bad_value(d, eq + 1);
-	if (given[d - mmfree_knob_descs]++)
+	if (given[index]++)
 		return ctl_usage_error("load: %s given twice", d->path);
-	ctl_knob_param(d, param, sizeof(param));
+	if (index < MMFREE_NR_KNOBS)
+		ctl_knob_param(d, param, sizeof(param));
+	else
+		snprintf(param, sizeof(param), "%s", d->path);
 	*len += snprintf(opts + *len, size - *len, "%s%s=%s",
 			 *len ? " " : "", param,
 			 ctl_knob_format(d, val, num, sizeof(num)));
@@ -44,7 +80,7 @@ static int load_opt(const char *arg, int *given, char *opts, size_t size,
  */
 int ctl_load_opts(int argc, char **argv, char *opts, size_t size)
 {
-	int given[MMFREE_NR_KNOBS] = { 0 };
+	int given[NR_LOAD_OPTS] = { 0 };
 	size_t len = 0;
 	int i, ret;
 

@@ -1,7 +1,9 @@
 #!/bin/sh
 # runs: once
-# mmfreectl load sets the knobs it is given (checked against the table
-# before loading: numbers within range, names for a knob with names),
+# mmfreectl load sets the knobs it is given, and the load-time parameter
+# untested_kernel (checked against the table before loading: numbers
+# within range, names for a knob with names; untested_kernel used to be
+# refused as an unknown knob),
 # checks the options of /etc/modprobe.d the same way, refuses to load
 # twice, explains a missing module and a non-root caller; unload refuses
 # while the module is in use or absent.  Each failure has its documented
@@ -31,10 +33,13 @@ assert_contains "$err" "invalid value '2' for pagefree/mode: expected one of: sy
 	"load with a number for pagefree/mode"
 
 ctl_rc 0 load enabled=0 percpu/min_empty_pages=7 percpu_interval_ms=5000 \
-	pagefree_mode=async pagefree/workers=2
+	pagefree_mode=async pagefree/workers=2 untested_kernel=1
 loaded || fail "mmfreectl load did not load mmfree"
-assert_match "$out" "^mmfree [0-9][^ ]* loaded with enabled=0 percpu_min_empty_pages=7 percpu_interval_ms=5000 pagefree_mode=async pagefree_workers=2\$" \
+assert_match "$out" "^mmfree [0-9][^ ]* loaded with enabled=0 percpu_min_empty_pages=7 percpu_interval_ms=5000 pagefree_mode=async pagefree_workers=2 untested_kernel=1\$" \
 	"load message"
+# The load-time parameter the README offers for an untested series.
+assert_eq "$(cat /sys/module/mmfree/parameters/untested_kernel)" Y \
+	"module parameter untested_kernel"
 assert_eq "$(knob enabled)" 0 "enabled from load"
 assert_eq "$(knob percpu/min_empty_pages)" 7 "percpu/min_empty_pages from load"
 assert_eq "$(knob percpu/interval_ms)" 5000 "percpu/interval_ms from load"
