@@ -56,8 +56,16 @@ static int load_opt(const char *arg, int *given, char *opts, size_t size,
 		return ctl_usage_error("load: expected KEY=VALUE, got '%s'", arg);
 	snprintf(key, sizeof(key), "%.*s", (int)(eq - arg), arg);
 	d = load_find(key, &index);
-	if (!d)
-		return ctl_unknown_knob(key);
+	if (!d) {
+		size_t i;
+		int ret = ctl_unknown_knob(key);
+
+		fputs("parameters:", stderr);
+		for (i = 0; i < ARRAY_SIZE(load_params); i++)
+			fprintf(stderr, " %s", load_params[i].path);
+		fputc('\n', stderr);
+		return ret;
+	}
 	if (ctl_knob_parse(d, eq + 1, &val))
 		return ctl_bad_value(d, eq + 1);
 	if (given[index]++)

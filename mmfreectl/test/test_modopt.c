@@ -202,7 +202,8 @@ static const struct load_case load_cases[] = {
 	{ "no key", 1, { "=1" }, RC_USAGE,
 	  "mmfreectl: load: expected KEY=VALUE, got '=1'\n" TRY_HELP },
 	{ "'-' for '_'", 1, { "pagefree-mode=async" }, RC_USAGE,
-	  "mmfreectl: unknown knob 'pagefree-mode'\n" KNOBS },
+	  "mmfreectl: unknown knob 'pagefree-mode'\n" KNOBS
+	  "parameters: untested_kernel\n" },
 	{ "a number for a name", 1, { "pagefree_mode=1" }, RC_USAGE,
 	  "mmfreectl: invalid value '1' for pagefree/mode: expected one of: sync, async\n" },
 	{ "out of range", 1, { "pagefree_batch_pages=513" }, RC_USAGE,
