@@ -30,7 +30,7 @@
 #                 part of the full run): bench/guest/bench-charge.sh, in
 #                 --charge-boots boots (default 2) per kernel; each boot's
 #                 lines and the report across boots (bench/report-charge.sh)
-#                 go to build/bench/charge-KVER.data and .md; about 3
+#                 go to build/bench/charge-KVER.data and .md; about 4
 #                 minutes a boot, alone on the host
 # --cost-only     where a worker's time per page goes (not part of the
 #                 full run): bench/guest/bench-cost.sh times the kernel's

@@ -4,7 +4,9 @@
 # --charge-only): munmap of a touched region, and exit of a process
 # holding one, by a task in a cgroup of its own (nothing charges the
 # root cgroup), in five configurations alternating run by run, so that
-# drift over the boot counts for none of them:
+# drift over the boot counts for none of them, and each charged
+# configuration and its uncharged one swap places from one repetition
+# to the next, so that neither always follows the same run:
 #
 #   stock     mmfree not loaded
 #   sync      sync mode, the workers' time charged to the cgroup
@@ -23,9 +25,11 @@ MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")" && pwd)}
 # shellcheck source=bench-lib.sh
 . "$MMFREE_GUEST/bench-lib.sh"
 
-REPS=3
+REPS=4
 MB=1024
 CONFIGS="stock sync sync-nc async async-nc"
+# Odd repetitions run CONFIGS, even ones this order.
+SWAPPED="stock sync-nc sync async-nc async"
 CG=/sys/fs/cgroup/mmfree-bench
 read -r cmdline </proc/cmdline
 for arg in $cmdline; do
@@ -105,8 +109,10 @@ for cfg in $CONFIGS; do
 done
 REP=1
 while [ $REP -le "$REPS" ]; do
-	echo "== repetition $REP of $REPS: $CONFIGS"
-	for cfg in $CONFIGS; do
+	order=$CONFIGS
+	[ $((REP % 2)) = 1 ] || order=$SWAPPED
+	echo "== repetition $REP of $REPS: $order"
+	for cfg in $order; do
 		config "$cfg"
 		run "$cfg" munmap
 		run "$cfg" exit
