@@ -64,6 +64,14 @@ static ssize_t mmfree_knob_show(struct kobject *kobj,
 	return mmfree_knob_print(mmfree_knob_of(attr), buf);
 }
 
+/*
+ * The longest write a knob takes: a value is at most ten digits or a
+ * short name, and a newline.  A longer one is refused whole, before it
+ * is parsed: stdio splits a write at its buffer's size (4096 bytes),
+ * and the first part alone could parse, as "000...0" of "000...0x".
+ */
+#define MMFREE_KNOB_MAX_WRITE	32
+
 static ssize_t mmfree_knob_store(struct kobject *kobj,
 				 struct kobj_attribute *attr,
 				 const char *buf, size_t count)
@@ -72,6 +80,8 @@ static ssize_t mmfree_knob_store(struct kobject *kobj,
 	unsigned int val, old;
 	int err;
 
+	if (count > MMFREE_KNOB_MAX_WRITE)
+		return -EINVAL;
 	err = mmfree_knob_parse(id, buf, &val);
 	if (err)
 		return err;
