@@ -80,6 +80,8 @@ static struct {
 
 static bool mmfree_percpu_attached;
 static DEFINE_MUTEX(mmfree_percpu_lock);	/* serialises on/off, reclaim */
+/* The interval the tick was armed with, under mmfree_percpu_lock. */
+static unsigned int mmfree_percpu_tick_ms;
 
 /* The balance run in progress that mmfree isolated chunks for. */
 static struct {
@@ -254,10 +256,14 @@ static void notrace mmfree_balance_workfn_cb(struct mmfree_hook *hook,
 	int chunks = 0, pages = 0;
 	unsigned long flags;
 
+	/*
+	 * Every run starts clean: one that isolated while the hooks were
+	 * detached under it never reached mmfree_balance_free_cb().
+	 */
+	mmfree_percpu_run.isolated = false;
 	if (!test_and_clear_bit(MMFREE_PCPU_RUN_WANTED, &mmfree_percpu_flags))
 		return;
 	spin_lock_irqsave(mmfree_pcpu.lock, flags);
-	mmfree_percpu_run.isolated = false;
 	mmfree_percpu_run.populated = *mmfree_pcpu.nr_populated;
 	mmfree_percpu_isolate(&chunks, &pages);
 	spin_unlock_irqrestore(mmfree_pcpu.lock, flags);
@@ -417,6 +423,7 @@ static int mmfree_percpu_update(void)
 	bool want = mmfree_knob(MMFREE_KNOB_ENABLED) &&
 		    mmfree_knob(MMFREE_KNOB_PERCPU_ENABLED);
 	unsigned int ms = mmfree_knob(MMFREE_KNOB_PERCPU_INTERVAL_MS);
+	bool rearm;
 	int err = 0;
 
 	mutex_lock(&mmfree_percpu_lock);
@@ -430,12 +437,20 @@ static int mmfree_percpu_update(void)
 		mmfree_percpu_detach();
 		goto out;
 	}
+	/*
+	 * Re-arm the tick only when it starts or its interval changed: every
+	 * knob write comes here, and writes more often than the interval
+	 * would otherwise keep putting the next tick off.
+	 */
+	rearm = !mmfree_percpu_attached || ms != mmfree_percpu_tick_ms;
 	WRITE_ONCE(mmfree_percpu_attached, true);
-	/* Re-arm the tick on the new interval (or stop it). */
-	cancel_delayed_work_sync(&mmfree_percpu_tick_work);
-	if (ms)
-		schedule_delayed_work(&mmfree_percpu_tick_work,
-				      msecs_to_jiffies(ms));
+	if (rearm) {
+		cancel_delayed_work_sync(&mmfree_percpu_tick_work);
+		if (ms)
+			schedule_delayed_work(&mmfree_percpu_tick_work,
+					      msecs_to_jiffies(ms));
+		mmfree_percpu_tick_ms = ms;
+	}
 out:
 	mutex_unlock(&mmfree_percpu_lock);
 	return err;
