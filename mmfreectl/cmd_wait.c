@@ -8,7 +8,7 @@
  * nothing runs.  An unload removes the files first and drains the pool
  * after: a waiter that finds them gone waits until the module itself is
  * gone (/sys/module/mmfree), the one case where it sleeps and looks
- * again.
+ * again; if the file is back by then, a new instance's, it waits on that.
  */
 #define _GNU_SOURCE
 #include <err.h>
@@ -27,6 +27,8 @@
 #define INFLIGHT "pagefree/stats/inflight_pages"
 #define WAIT_MAX_SECONDS 86400
 #define NSEC_PER_SEC 1000000000LL
+/* Not an exit status: the file is back, wait on it again. */
+#define WAIT_REOPEN (-1)
 
 static long long wait_now(void)
 {
@@ -93,18 +95,25 @@ static int wait_exists(const char *path)
 	return !access(path, F_OK);
 }
 
+/* /sys/module/mmfree: there from a load's start to an unload's end. */
+static void wait_module_path(char *buf, size_t size)
+{
+	const char *root = ctl_sysfs_root();
+
+	snprintf(buf, size, "%s/module/%s", root ? root : "/sys", MODNAME);
+}
+
 /*
  * The file is gone: the module is being unloaded, which drains the pool
- * before /sys/module/mmfree goes (or the file is back, a new instance's:
- * the old one is gone).  Until then, or the deadline (-1: none).
+ * before /sys/module/mmfree goes.  Until then, or the deadline (-1:
+ * none); WAIT_REOPEN if the file is back meanwhile, a new instance's
+ * (the old one is gone), whose count is still to be read.
  */
 static int wait_unloaded(long long deadline)
 {
 	char module[PATH_MAX], file[PATH_MAX];
-	const char *root = ctl_sysfs_root();
 
-	snprintf(module, sizeof(module), "%s/module/%s", root ? root : "/sys",
-		 MODNAME);
+	wait_module_path(module, sizeof(module));
 	if (ctl_sysfs_path(INFLIGHT, file, sizeof(file)))
 		return RC_FAILED;
 	while (wait_exists(module) && !wait_exists(file)) {
@@ -114,14 +123,15 @@ static int wait_unloaded(long long deadline)
 		}
 		usleep(20000);
 	}
+	if (wait_exists(module))
+		return WAIT_REOPEN;
 	warnx("mmfree was unloaded, its pool drained: no page in flight");
 	return RC_OK;
 }
 
-/* Wait on fd until it reads 0, or timeout ns (-1: none) have passed. */
-static int wait_inflight(int fd, long long timeout)
+/* Wait on fd until it reads 0, or until the deadline (-1: none). */
+static int wait_inflight(int fd, long long deadline)
 {
-	long long deadline = timeout >= 0 ? wait_now() + timeout : -1;
 	long long val = 0, left;
 	struct pollfd pfd = { .fd = fd, .events = POLLPRI | POLLERR };
 	struct timespec ts;
@@ -139,7 +149,7 @@ static int wait_inflight(int fd, long long timeout)
 		}
 		if (!val)
 			return RC_OK;
-		if (timeout >= 0) {
+		if (deadline >= 0) {
 			left = deadline - wait_now();
 			if (left <= 0) {
 				warnx("timed out: %lld pages still in flight",
@@ -149,7 +159,7 @@ static int wait_inflight(int fd, long long timeout)
 			ts.tv_sec = left / NSEC_PER_SEC;
 			ts.tv_nsec = left % NSEC_PER_SEC;
 		}
-		if (ppoll(&pfd, 1, timeout >= 0 ? &ts : NULL, NULL) < 0 &&
+		if (ppoll(&pfd, 1, deadline >= 0 ? &ts : NULL, NULL) < 0 &&
 		    errno != EINTR) {
 			warnx("poll %s: %s", INFLIGHT, strerror(errno));
 			return RC_FAILED;
@@ -159,34 +169,43 @@ static int wait_inflight(int fd, long long timeout)
 
 int ctl_cmd_wait(int argc, char **argv)
 {
-	long long timeout = -1;
+	long long timeout = -1, deadline;
 	char path[PATH_MAX];
 	int fd, ret;
 
 	ret = wait_args(argc, argv, &timeout);
 	if (ret)
 		return ret;
-	/* Nothing can be in flight without the module or its pool. */
-	if (!ctl_module_loaded()) {
+	/*
+	 * Nothing can be in flight without the module or its pool.  The
+	 * module without its files is being unloaded (or loaded): below,
+	 * the file is missing and the wait is for the module to go.
+	 */
+	wait_module_path(path, sizeof(path));
+	if (!ctl_module_loaded() && !wait_exists(path)) {
 		warnx("mmfree is not loaded: no page in flight");
 		return RC_OK;
 	}
-	if (!ctl_feature_available("pagefree")) {
+	if (ctl_module_loaded() && !ctl_feature_available("pagefree")) {
 		warnx("pagefree: unavailable: no page in flight");
 		return RC_OK;
 	}
-	ret = ctl_sysfs_path(INFLIGHT, path, sizeof(path));
-	fd = ret ? ret : open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 && !ret)
-		ret = -errno;
-	/* Gone since: being unloaded. */
-	if (ret == -ENOENT || ret == -ENODEV)
-		return wait_unloaded(timeout >= 0 ? wait_now() + timeout : -1);
-	if (ret) {
-		warnx("cannot open %s: %s", INFLIGHT, strerror(-ret));
-		return RC_FAILED;
-	}
-	ret = wait_inflight(fd, timeout);
-	close(fd);
+	deadline = timeout >= 0 ? wait_now() + timeout : -1;
+	do {
+		ret = ctl_sysfs_path(INFLIGHT, path, sizeof(path));
+		fd = ret ? ret : open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0 && !ret)
+			ret = -errno;
+		if (!ret) {
+			ret = wait_inflight(fd, deadline);
+			close(fd);
+		} else if (ret == -ENOENT || ret == -ENODEV) {
+			/* Gone since: being unloaded. */
+			ret = wait_unloaded(deadline);
+		} else {
+			warnx("cannot open %s: %s", INFLIGHT, strerror(-ret));
+			ret = RC_FAILED;
+		}
+	} while (ret == WAIT_REOPEN);
 	return ret;
 }

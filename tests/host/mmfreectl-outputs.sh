@@ -431,4 +431,30 @@ for v in abc -1 '' 1x; do
 done
 report_log "wait: not loaded or unavailable 0, a bad value 1"
 
+# Being unloaded: the module's directory without the count.  A new
+# instance's count that appears meanwhile is read, not taken for the
+# old one's end; a wait that starts mid-unload waits for the module to
+# go.
+: >"$log"
+rm -rf "$tmp/reload"
+tree "$tmp/reload" pagefree
+mkdir -p "$tmp/reload/module/mmfree"
+rm "$tmp/reload/kernel/mmfree/pagefree/stats/inflight_pages"
+# Written whole, then renamed into place: never read half-written.
+(sleep 0.3; put "$tmp/reload/new" 5
+	mv "$tmp/reload/new" "$tmp/reload/kernel/mmfree/pagefree/stats/inflight_pages") &
+wait_run "$tmp/reload" --timeout 1.5
+wait
+[[ $rc == 4 ]] || echo "reloaded with 5 pages in flight: exit status $rc, expected 4" >>"$log"
+between "$secs" 1.4 10 || echo "reloaded with 5 pages in flight: took $secs s" >>"$log"
+rm -rf "$tmp/reload/kernel"
+wait_run "$tmp/reload" --timeout 0.3
+[[ $rc == 4 ]] || echo "mid-unload, --timeout 0.3: exit status $rc, expected 4" >>"$log"
+(sleep 0.3; rmdir "$tmp/reload/module/mmfree") &
+wait_run "$tmp/reload" --timeout 5
+wait
+[[ $rc == 0 ]] || echo "mid-unload, then gone: exit status $rc, expected 0" >>"$log"
+between "$secs" 0.25 4 || echo "mid-unload, then gone: took $secs s" >>"$log"
+report_log "wait: an unload's end, or a new instance's count"
+
 exit $fail
