@@ -167,8 +167,11 @@ static inline void *mmfree_task_group(struct task_struct *t)
 
 /*
  * @t's cgroup on the default hierarchy, with a reference that
- * mmfree_cgroup_put() drops (NULL without cgroups).  @t's css_set holds
- * its cgroup while @t is in it, and is freed after an RCU grace period.
+ * mmfree_cgroup_put() drops (NULL without cgroups).  RCU keeps the
+ * cgroup's memory, not its count: once @t is moved out, its old css_set
+ * drops the cgroup at once and an rmdir can release it, so the
+ * reference is a tryget, retried on the cgroup @t is in by then, as
+ * task_get_css() does.
  */
 static inline struct cgroup *mmfree_task_cgroup_get(struct task_struct *t)
 {
@@ -176,8 +179,12 @@ static inline struct cgroup *mmfree_task_cgroup_get(struct task_struct *t)
 	struct cgroup *cgrp;
 
 	rcu_read_lock();
-	cgrp = task_dfl_cgroup(t);
-	cgroup_get(cgrp);
+	for (;;) {
+		cgrp = task_dfl_cgroup(t);
+		if (likely(cgroup_tryget(cgrp)))
+			break;
+		cpu_relax();
+	}
 	rcu_read_unlock();
 	return cgrp;
 #else
