@@ -566,15 +566,19 @@ static bool mmfree_cpu_limited(void)
 }
 
 /*
- * Whether the pool may have CPU time for @pages pages: it has a CPU of
- * its own already (mmfree_pool_has_cpu(): a CPU about to run a just-woken
- * worker does not look idle), or a CPU the task may run on, other than
- * this one, is idle.  @skip: pages still to go inline before the next
- * scan, set by a scan that found none.
+ * Whether the pool may have CPU time for @pages pages of node @nid: it
+ * has a CPU of its own already (mmfree_pool_has_cpu(): a CPU about to
+ * run a just-woken worker does not look idle), or a CPU where their item
+ * would run, other than this one, is idle.  Items run on their node's
+ * CPUs (strict node pods, pool.c), a CPU-less node's on any; the gather
+ * offloads only nodes whose CPUs are all in the task's cpuset
+ * (mmfree_cpuset_nodes()).  @skip: pages still to go inline before the
+ * next scan, set by a scan that found none.
  */
-static bool mmfree_idle_cpu_available(unsigned long pages,
+static bool mmfree_idle_cpu_available(int nid, unsigned long pages,
 				      unsigned long *skip)
 {
+	const struct cpumask *cpus = cpumask_of_node(nid);
 	int cpu, self = raw_smp_processor_id(), seen = 0;
 
 	if (mmfree_pool_has_cpu())
@@ -584,7 +588,9 @@ static bool mmfree_idle_cpu_available(unsigned long pages,
 		return false;
 	}
 	*skip = 0;
-	for_each_cpu_and(cpu, current->cpus_ptr, cpu_online_mask) {
+	if (!cpumask_intersects(cpus, cpu_online_mask))
+		cpus = cpu_online_mask;
+	for_each_cpu_and(cpu, cpus, cpu_online_mask) {
 		if (cpu == self)
 			continue;
 		if (mmfree_call_idle_cpu(cpu)) {
@@ -617,25 +623,26 @@ static bool mmfree_offload_allowed(enum mmfree_stat_id *why)
 }
 
 /*
- * Whether the pool has room and CPU time for @pages more pages now, or
- * they are freed inline as busy.  Asked for each item, not once for a
- * whole free_pages_and_swap_cache() call: a call holds up to ~510
- * entries, 1 GiB when they are huge pages, and a CPU that is busy for a
- * moment (a wakeup not yet taken, a short kworker) or a bound the batch
- * overshoots then costs one item, not the whole call.  @skip carries a
- * failed scan's cost over the call's next items.
+ * Whether the pool has room and CPU time for @pages more pages of node
+ * @nid now, or they are freed inline as busy.  Asked for each item, not
+ * once for a whole free_pages_and_swap_cache() call: a call holds up to
+ * ~510 entries, 1 GiB when they are huge pages, and a CPU that is busy
+ * for a moment (a wakeup not yet taken, a short kworker) or a bound the
+ * batch overshoots then costs one item, not the whole call.  @skip
+ * carries a failed scan's cost over the call's next items.
  *
  * No other bound on a sync task's queue: freeing mid-zap while a worker
  * frees too delays the zap and makes both free more slowly (same zones,
  * same LRU lists).  The task helps once its zap is done.
  */
-static bool mmfree_offload_room(unsigned long pages, unsigned long *skip)
+static bool mmfree_offload_room(int nid, unsigned long pages,
+				unsigned long *skip)
 {
 	if (mmfree_pool_inflight_pages() + pages >
 	    mmfree_knob(MMFREE_KNOB_PAGEFREE_MAX_INFLIGHT_PAGES))
 		return false;
 	return !mmfree_knob(MMFREE_KNOB_PAGEFREE_IDLE_ONLY) ||
-	       mmfree_idle_cpu_available(pages, skip);
+	       mmfree_idle_cpu_available(nid, pages, skip);
 }
 
 static void mmfree_free_inline(void **entries, unsigned int nr,
@@ -653,16 +660,33 @@ static void mmfree_free_inline(void **entries, unsigned int nr,
 }
 
 /*
+ * Whether a gathered page may stay in flight once the call that unmapped
+ * it has returned (async): anonymous memory only, that nothing but its
+ * mappings could reach.  A page cache or shmem folio, or one in the swap
+ * cache, is found by its index, and the reference an item holds shows:
+ * sealing a memfd waits a moment for such references, then fails with
+ * EBUSY (memfd_wait_for_pins()); eviction and migration skip the folio.
+ */
+static bool mmfree_page_may_linger(struct page *page)
+{
+	struct folio *folio = page_folio(page);
+
+	return folio_test_anon(folio) && !folio_test_swapcache(folio);
+}
+
+/*
  * Where the run of entries from @entries ends: at most batch_pages base
  * pages (one entry at least) of one node, never splitting an entry from
- * its count, hugetlb and other pages apart.
+ * its count, hugetlb and other pages apart, and with @async pages that
+ * may linger and others.
  */
 static unsigned int mmfree_run_end(void **entries, unsigned int nr,
-				   unsigned long *pages)
+				   bool async, unsigned long *pages)
 {
 	unsigned int batch = mmfree_knob(MMFREE_KNOB_PAGEFREE_BATCH_PAGES);
 	struct page *first = mmfree_gathered_page(entries);
 	bool huge = PageHuge(first);
+	bool linger = async && mmfree_page_may_linger(first);
 	int nid = page_to_nid(first);
 	unsigned int i;
 
@@ -671,7 +695,8 @@ static unsigned int mmfree_run_end(void **entries, unsigned int nr,
 	     i += mmfree_entry_span(entries + i)) {
 		struct page *page = mmfree_gathered_page(entries + i);
 
-		if (page_to_nid(page) != nid || PageHuge(page) != huge)
+		if (page_to_nid(page) != nid || PageHuge(page) != huge ||
+		    (async && mmfree_page_may_linger(page) != linger))
 			break;
 		*pages += mmfree_entry_pages(entries + i);
 	}
@@ -695,8 +720,9 @@ static void mmfree_offload(struct mmfree_gather *g, void **entries,
 		struct mmfree_item *item;
 		unsigned long pages;
 		unsigned int end;
+		bool linger;
 
-		end = mmfree_run_end(run, nr - start, &pages);
+		end = mmfree_run_end(run, nr - start, g->async, &pages);
 		/* The hugetlb pool recovers only when its pages are freed. */
 		if (PageHuge(page)) {
 			mmfree_free_inline(run, end,
@@ -711,7 +737,8 @@ static void mmfree_offload(struct mmfree_gather *g, void **entries,
 			mmfree_free_inline(run, end,
 					   MMFREE_STAT_PAGEFREE_INLINE_LIMITED_PAGES,
 					   g->async);
-		} else if (!mmfree_offload_room(pages, &scan_skip)) {
+		} else if (!mmfree_offload_room(page_to_nid(page), pages,
+						&scan_skip)) {
 			mmfree_free_inline(run, end,
 					   MMFREE_STAT_PAGEFREE_INLINE_BUSY_PAGES,
 					   g->async);
@@ -734,16 +761,18 @@ static void mmfree_offload(struct mmfree_gather *g, void **entries,
 						   g->async);
 				return;
 			}
+			/* Others wait for the gather's end, as sync items. */
+			linger = g->async && mmfree_page_may_linger(page);
 			mmfree_trace_offload(MMFREE_STAT_PAGEFREE_OFFLOADED_PAGES,
-					     pages, page_to_nid(page), g->async);
+					     pages, page_to_nid(page), linger);
 			if (g->killed)
 				mmfree_stat_add(MMFREE_STAT_PAGEFREE_KILLED_PAGES,
 						pages);
 			mmfree_item_put_entries(item, run, end, pages);
 			mmfree_item_queue(item,
-					  g->async ? NULL : &g->waiters[g->cur],
+					  linger ? NULL : &g->waiters[g->cur],
 					  page_to_nid(page), g->memcg);
-			if (!g->async)
+			if (!linger)
 				g->cur_pages += pages;
 		}
 		start += end;

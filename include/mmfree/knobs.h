@@ -57,8 +57,9 @@
 	NAMED(PAGEFREE_MODE, pagefree, mode, sync, async,		\
 	      "sync: munmap and exit return once every page they gathered " \
 	      "is free (the kernel's semantics); async: they return once " \
-	      "the pages are unmapped and the pool frees them in the "	\
-	      "background (a killed task's gathers stay sync)")		\
+	      "the pages are unmapped and the pool frees the anonymous " \
+	      "ones in the background (file, shmem and swap-cache pages, " \
+	      "and a killed task's gathers, stay sync)")		\
 	NUM(PAGEFREE_WORKERS, pagefree, workers, 4, 1, 512,		\
 	    "most work items freeing at once, per NUMA node before 6.9, " \
 	    "system wide since (one per node at least); never more than " \
@@ -71,8 +72,9 @@
 	    "a gather holding fewer base pages when first flushed is "	\
 	    "freed inline, by the task itself")				\
 	NUM(PAGEFREE_IDLE_ONLY, pagefree, idle_only, 1, 0, 1,		\
-	    "offload only while a CPU the task may run on is idle (or "	\
-	    "the pool's workers are getting CPU time)")			\
+	    "offload only while a CPU where the pages' workers run (their " \
+	    "node's, in the task's cpuset) is idle (or the pool's "	\
+	    "workers are getting CPU time)")				\
 	NUM(PAGEFREE_MAX_INFLIGHT_PAGES, pagefree, max_inflight_pages,	\
 	    1048576, 512, 1073741824,					\
 	    "most base pages queued or being freed at once, both modes; " \

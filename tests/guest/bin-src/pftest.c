@@ -25,6 +25,13 @@
  *                                  unmaps or exits; the parent verifies the
  *                                  file through read(2), a new mapping and
  *                                  (after fsync + FADV_DONTNEED) the disk
+ *   pftest memfdseal MB ROUNDS     a sealable memfd of MB, written through a
+ *                                  shared mapping that is unmapped (even
+ *                                  rounds) or goes with a child's exit
+ *                                  (odd); F_SEAL_WRITE right after must
+ *                                  succeed: it fails (EBUSY) while any
+ *                                  page of the memfd keeps a reference
+ *                                  beyond the page cache's
  *   pftest swap MB ROUNDS          run in a memcg smaller than MB: pages go
  *                                  to swap and come back through the swap
  *                                  cache while children and other mappings
@@ -699,6 +706,51 @@ static int do_file(const char *path, size_t len, long rounds)
 		bad |= b != 0;
 	}
 	unlink(path);
+	return bad;
+}
+
+/* --- memfd sealing ---------------------------------------------------- */
+
+static int do_memfdseal(size_t len, long rounds)
+{
+	size_t npages = len / PAGE;
+	int bad = 0;
+	long r;
+
+	for (r = 0; r < rounds; r++) {
+		const char *how = r % 2 ? "a child's exit" : "munmap";
+		int fd = memfd_create("pftest", MFD_ALLOW_SEALING);
+		pid_t pid;
+		char *p;
+
+		if (fd < 0)
+			die("memfd_create");
+		if (ftruncate(fd, len))
+			die("ftruncate");
+		if (r % 2) {
+			pid = xfork();
+			if (!pid) {
+				fill(map_file(fd, len), npages, 300 + r, 1, 0);
+				_exit(0);
+			}
+			if (reap(pid, "memfd child"))
+				return 1;
+		} else {
+			p = map_file(fd, len);
+			fill(p, npages, 300 + r, 1, 0);
+			unmap(p, len);
+		}
+		/* Waits up to about 75 ms for extra references to go. */
+		if (fcntl(fd, F_ADD_SEALS, F_SEAL_WRITE)) {
+			printf("memfdseal round %ld: F_SEAL_WRITE after %s: %s\n",
+			       r, how, strerror(errno));
+			bad = 1;
+		} else {
+			printf("memfdseal round %ld: sealed after %s\n", r, how);
+		}
+		fflush(stdout);
+		close(fd);
+	}
 	return bad;
 }
 
@@ -1659,7 +1711,7 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: pftest munmap|dontneed|forkexit|split MB N | node MB N NODE | cow MB ROUNDS\n"
 		"       pftest exitat MB\n"
-		"       pftest file PATH MB ROUNDS\n"
+		"       pftest file PATH MB ROUNDS | memfdseal MB ROUNDS\n"
 		"       pftest swap MB ROUNDS | thp MB | herd N MB exit|kill\n"
 		"       pftest threads MB T SECONDS | oom HOLDERS MB ROUNDS | spin SECONDS\n"
 		"       pftest hugetlb MB ROUNDS | hugemigrate MB ROUNDS | mrelease MB CPU\n"
@@ -1699,6 +1751,8 @@ int main(int argc, char **argv)
 		return do_cow(arg(argv, 2, 1) << 20, arg(argv, 3, 1));
 	if (!strcmp(c, "file") && argc == 5)
 		return do_file(argv[2], arg(argv, 3, 1) << 20, arg(argv, 4, 1));
+	if (!strcmp(c, "memfdseal") && argc == 4)
+		return do_memfdseal(arg(argv, 2, 1) << 20, arg(argv, 3, 1));
 	if (!strcmp(c, "swap") && argc == 4)
 		return do_swap(arg(argv, 2, 4) << 20, arg(argv, 3, 1));
 	if (!strcmp(c, "thp") && argc == 3)

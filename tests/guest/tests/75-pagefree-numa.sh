@@ -13,6 +13,10 @@
 # would run on node 1's CPU); its pages of node 0 go to the pool; every
 # item a worker freed for it ran on node 0's CPU.  (Before, node 1's
 # items ran on node 1's CPU, outside the task's cpuset.)
+# idle_only looks at the CPUs where the items run: a task pinned to node
+# 0's CPU offloads its pages of node 1 while node 1's CPU is idle, and
+# frees its pages of node 0 inline as busy (node 0's one CPU is its own).
+# (Before, it looked at the task's own CPUs: both went inline.)
 MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
 # shellcheck source=../lib.sh
 . "$MMFREE_GUEST/lib.sh"
@@ -88,6 +92,25 @@ for node in 1 0; do
 		[ "$items" -gt 0 ] || fail "node 0's pages did not go to the pool"
 		assert_eq "$lim" 0 "pages of node 0 freed inline as limited"
 		[ -n "$cpus" ] || fail "no trace of an item freed by a worker"
+	fi
+done
+
+# --- idle_only ------------------------------------------------------------
+pf_load pagefree_mode=async
+assert_eq "$(knob pagefree/idle_only)" 1 "idle_only by default"
+for node in 1 0; do
+	pf_snap
+	pf_run taskset -c "$cpu0" pftest node $mb 2 $node
+	pf_wait_inflight
+	pf_show "idle_only, task on CPU $cpu0, pages on node $node"
+	off=$(pf_delta offloaded_pages)
+	busy=$(pf_delta inline_busy_pages)
+	if [ $node = 1 ]; then
+		[ "$off" -ge $((2 * mb * 256 / 2)) ] ||
+			fail "idle_only: only $off of $((2 * mb * 256)) pages of node 1 offloaded, node 1's CPU idle"
+	else
+		[ "$busy" -ge $((2 * mb * 256 * 9 / 10)) ] ||
+			fail "idle_only: only $busy of $((2 * mb * 256)) pages of node 0 inline as busy, its one CPU the task's"
 	fi
 done
 unload
