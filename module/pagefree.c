@@ -677,27 +677,31 @@ static bool mmfree_page_may_linger(struct page *page)
 /*
  * Where the run of entries from @entries ends: at most batch_pages base
  * pages (one entry at least) of one node, never splitting an entry from
- * its count, hugetlb and other pages apart, and with @async pages that
- * may linger and others.
+ * its count, hugetlb and other pages apart.  @linger: with @async, whether
+ * every page of the run may linger.  Runs are not split where anonymous
+ * and file pages alternate (a private file mapping written here and
+ * there), which would make an item of each page.
  */
 static unsigned int mmfree_run_end(void **entries, unsigned int nr,
-				   bool async, unsigned long *pages)
+				   bool async, unsigned long *pages,
+				   bool *linger)
 {
 	unsigned int batch = mmfree_knob(MMFREE_KNOB_PAGEFREE_BATCH_PAGES);
 	struct page *first = mmfree_gathered_page(entries);
 	bool huge = PageHuge(first);
-	bool linger = async && mmfree_page_may_linger(first);
 	int nid = page_to_nid(first);
 	unsigned int i;
 
 	*pages = 0;
+	*linger = async;
 	for (i = 0; i < nr && *pages < batch;
 	     i += mmfree_entry_span(entries + i)) {
 		struct page *page = mmfree_gathered_page(entries + i);
 
-		if (page_to_nid(page) != nid || PageHuge(page) != huge ||
-		    (async && mmfree_page_may_linger(page) != linger))
+		if (page_to_nid(page) != nid || PageHuge(page) != huge)
 			break;
+		if (*linger && !mmfree_page_may_linger(page))
+			*linger = false;
 		*pages += mmfree_entry_pages(entries + i);
 	}
 	return i;
@@ -722,7 +726,8 @@ static void mmfree_offload(struct mmfree_gather *g, void **entries,
 		unsigned int end;
 		bool linger;
 
-		end = mmfree_run_end(run, nr - start, g->async, &pages);
+		end = mmfree_run_end(run, nr - start, g->async, &pages,
+				     &linger);
 		/* The hugetlb pool recovers only when its pages are freed. */
 		if (PageHuge(page)) {
 			mmfree_free_inline(run, end,
@@ -762,7 +767,6 @@ static void mmfree_offload(struct mmfree_gather *g, void **entries,
 				return;
 			}
 			/* Others wait for the gather's end, as sync items. */
-			linger = g->async && mmfree_page_may_linger(page);
 			mmfree_trace_offload(MMFREE_STAT_PAGEFREE_OFFLOADED_PAGES,
 					     pages, page_to_nid(page), linger);
 			if (g->killed)

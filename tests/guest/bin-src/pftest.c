@@ -32,6 +32,10 @@
  *                                  succeed: it fails (EBUSY) while any
  *                                  page of the memfd keeps a reference
  *                                  beyond the page cache's
+ *   pftest privfile PATH MB        a MAP_PRIVATE mapping of a file of MB,
+ *                                  read whole, every other page written
+ *                                  (copied on write): anonymous and file
+ *                                  pages alternate in the gather; munmap
  *   pftest swap MB ROUNDS          run in a memcg smaller than MB: pages go
  *                                  to swap and come back through the swap
  *                                  cache while children and other mappings
@@ -752,6 +756,33 @@ static int do_memfdseal(size_t len, long rounds)
 		close(fd);
 	}
 	return bad;
+}
+
+static int do_privfile(const char *path, size_t len)
+{
+	size_t i, npages = len / PAGE;
+	volatile char sum = 0;
+	char *p;
+	int fd;
+
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0)
+		die("open %s", path);
+	if (ftruncate(fd, len))
+		die("ftruncate");
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	if (p == MAP_FAILED)
+		die("mmap private file");
+	for (i = 0; i < npages; i++)
+		sum += p[i * PAGE];
+	for (i = 0; i < npages; i += 2)
+		p[i * PAGE] = 1;
+	unmap(p, len);
+	close(fd);
+	unlink(path);
+	printf("privfile: %zu pages mapped, %zu written\n", npages,
+	       (npages + 1) / 2);
+	return 0;
 }
 
 /* --- swap ------------------------------------------------------------- */
@@ -1711,7 +1742,7 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: pftest munmap|dontneed|forkexit|split MB N | node MB N NODE | cow MB ROUNDS\n"
 		"       pftest exitat MB\n"
-		"       pftest file PATH MB ROUNDS | memfdseal MB ROUNDS\n"
+		"       pftest file PATH MB ROUNDS | memfdseal MB ROUNDS | privfile PATH MB\n"
 		"       pftest swap MB ROUNDS | thp MB | herd N MB exit|kill\n"
 		"       pftest threads MB T SECONDS | oom HOLDERS MB ROUNDS | spin SECONDS\n"
 		"       pftest hugetlb MB ROUNDS | hugemigrate MB ROUNDS | mrelease MB CPU\n"
@@ -1751,6 +1782,8 @@ int main(int argc, char **argv)
 		return do_cow(arg(argv, 2, 1) << 20, arg(argv, 3, 1));
 	if (!strcmp(c, "file") && argc == 5)
 		return do_file(argv[2], arg(argv, 3, 1) << 20, arg(argv, 4, 1));
+	if (!strcmp(c, "privfile") && argc == 4)
+		return do_privfile(argv[2], arg(argv, 3, 1) << 20);
 	if (!strcmp(c, "memfdseal") && argc == 4)
 		return do_memfdseal(arg(argv, 2, 1) << 20, arg(argv, 3, 1));
 	if (!strcmp(c, "swap") && argc == 4)

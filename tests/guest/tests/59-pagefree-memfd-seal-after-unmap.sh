@@ -12,7 +12,9 @@
 # stall).  An anonymous munmap right after must still leave its pages
 # in flight in async mode.
 # (Async used to leave the memfd's pages in flight: the seal then waited
-# for the hog to go.)
+# for the hog to go.)  Last, a private file mapping written every other
+# page: its gather's anonymous and file pages alternate, and must not
+# make an item of each page.
 MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
 # shellcheck source=../lib.sh
 . "$MMFREE_GUEST/lib.sh"
@@ -59,4 +61,18 @@ for mode in sync async; do
 			fail "async: an anonymous munmap left only $anon pages in flight"
 	fi
 done
+
+# Anonymous and file pages alternating in one gather (a private file
+# mapping written every other page) make items of batch_pages, not one
+# of each page: the run is not split, and waited for as a whole.
+# (b8e6552 split the run at every change: an item of each page.)
+pf_load pagefree_mode=async pagefree_min_pages=256
+pf_snap
+out=$(pftest privfile /tmp/pf-private.dat $MB) || fail "privfile: $out"
+pf_wait_inflight
+pf_show "async, private file written every other page"
+items=$(pf_delta work_items)
+echo "$out; $items work items"
+[ "$items" -le $((MB * 256 / 64)) ] ||
+	fail "async: $items work items for $((MB * 256)) pages of a private file mapping"
 unload
