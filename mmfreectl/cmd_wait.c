@@ -95,12 +95,43 @@ static int wait_exists(const char *path)
 	return !access(path, F_OK);
 }
 
-/* /sys/module/mmfree: there from a load's start to an unload's end. */
-static void wait_module_path(char *buf, size_t size)
+/*
+ * /sys/module/mmfree, there from a load's start to an unload's end, and
+ * @file in it ("" for the directory).
+ */
+static void wait_module_path(char *buf, size_t size, const char *file)
 {
 	const char *root = ctl_sysfs_root();
 
-	snprintf(buf, size, "%s/module/%s", root ? root : "/sys", MODNAME);
+	snprintf(buf, size, "%s/module/%s%s", root ? root : "/sys", MODNAME,
+		 file);
+}
+
+/*
+ * Whether the module is neither loading nor unloading: its initstate
+ * says "live" (or cannot be read).  Its sysfs files come and go in
+ * pieces meanwhile: at unload the features' directories go first.
+ */
+static int wait_module_live(void)
+{
+	char path[PATH_MAX], state[16] = "";
+	FILE *f;
+
+	wait_module_path(path, sizeof(path), "/initstate");
+	f = fopen(path, "re");
+	if (!f)
+		return 1;
+	if (!fgets(state, sizeof(state), f))
+		state[0] = '\0';
+	fclose(f);
+	return !strcmp(state, "live\n") || !state[0];
+}
+
+/* Loaded, settled, and without pagefree: nothing can be in flight. */
+static int wait_no_pagefree(void)
+{
+	return ctl_module_loaded() && !ctl_feature_available("pagefree") &&
+	       wait_module_live();
 }
 
 /*
@@ -113,10 +144,15 @@ static int wait_unloaded(long long deadline)
 {
 	char module[PATH_MAX], file[PATH_MAX];
 
-	wait_module_path(module, sizeof(module));
+	wait_module_path(module, sizeof(module), "");
 	if (ctl_sysfs_path(INFLIGHT, file, sizeof(file)))
 		return RC_FAILED;
 	while (wait_exists(module) && !wait_exists(file)) {
+		/* Loaded again meanwhile, pagefree unavailable. */
+		if (wait_no_pagefree()) {
+			warnx("pagefree: unavailable: no page in flight");
+			return RC_OK;
+		}
 		if (deadline >= 0 && wait_now() >= deadline) {
 			warnx("timed out: mmfree is still being unloaded");
 			return RC_TIMEOUT;
@@ -181,12 +217,12 @@ int ctl_cmd_wait(int argc, char **argv)
 	 * module without its files is being unloaded (or loaded): below,
 	 * the file is missing and the wait is for the module to go.
 	 */
-	wait_module_path(path, sizeof(path));
+	wait_module_path(path, sizeof(path), "");
 	if (!ctl_module_loaded() && !wait_exists(path)) {
 		warnx("mmfree is not loaded: no page in flight");
 		return RC_OK;
 	}
-	if (ctl_module_loaded() && !ctl_feature_available("pagefree")) {
+	if (wait_no_pagefree()) {
 		warnx("pagefree: unavailable: no page in flight");
 		return RC_OK;
 	}

@@ -457,4 +457,34 @@ wait
 between "$secs" 0.25 4 || echo "mid-unload, then gone: took $secs s" >>"$log"
 report_log "wait: an unload's end, or a new instance's count"
 
+# A module still loading (initstate "coming") whose pagefree turns out
+# unavailable: once it is live, nothing can be in flight.  One going
+# (its features' directories go first) is waited for.
+: >"$log"
+rm -rf "$tmp/coming"
+tree "$tmp/coming" percpu
+put "$tmp/coming/module/mmfree/initstate" coming
+(sleep 0.3; put "$tmp/coming/new" live
+	mv "$tmp/coming/new" "$tmp/coming/module/mmfree/initstate") &
+wait_run "$tmp/coming" --timeout 3
+wait
+[[ $rc == 0 ]] || echo "loading, then live without pagefree: exit status $rc, expected 0" >>"$log"
+between "$secs" 0.25 2.5 || echo "loading, then live without pagefree: took $secs s" >>"$log"
+grep -q "pagefree: unavailable" "$tmp/err" ||
+	{ echo "loading, then live without pagefree says:"; cat "$tmp/err"; } >>"$log"
+# Started before the module's files exist: the same, once they do.
+mv "$tmp/coming/kernel" "$tmp/coming-kernel"
+put "$tmp/coming/module/mmfree/initstate" coming
+(sleep 0.3; mv "$tmp/coming-kernel" "$tmp/coming/kernel"
+	put "$tmp/coming/new" live
+	mv "$tmp/coming/new" "$tmp/coming/module/mmfree/initstate") &
+wait_run "$tmp/coming" --timeout 3
+wait
+[[ $rc == 0 ]] || echo "loading before its files, then live without pagefree: exit status $rc, expected 0" >>"$log"
+between "$secs" 0.25 2.5 || echo "loading before its files, then live without pagefree: took $secs s" >>"$log"
+put "$tmp/coming/module/mmfree/initstate" going
+wait_run "$tmp/coming" --timeout 0.3
+[[ $rc == 4 ]] || echo "unloading without pagefree's directory, --timeout 0.3: exit status $rc, expected 4" >>"$log"
+report_log "wait: a module loading or unloading is waited for"
+
 exit $fail
