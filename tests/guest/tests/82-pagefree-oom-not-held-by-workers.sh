@@ -6,9 +6,13 @@
 # then touches 64 MiB.
 #  - other: the munmap ran outside the tenant's cgroup, memory.max is
 #    32 MiB.  The OOM killer kills the tenant within 5 s; the OOM path
-#    freed nothing (the pages are another memcg's: they stay in flight)
-#    and the held workers freed nothing.  (The OOM path used to free
-#    every memcg's queued items: helped_pages grew by 128 MiB.)
+#    freed none of the munmap's pages (another memcg's: all stay in
+#    flight) and the held workers freed nothing.  (The OOM path used to
+#    free every memcg's queued items: helped_pages grew by 128 MiB.
+#    helped_pages grew by 67 in one 6.1 run while all 32768 pages
+#    stayed in flight: it also counts what tasks free of their own sync
+#    items, which since b8e6552 include an async gather's file pages,
+#    so here it is only bounded below the pages in flight.)
 #  - own: the munmap ran in the tenant's cgroup, memory.max is 160 MiB,
 #    so its pages in flight, still charged, push the tenant over.  The
 #    OOM path frees them itself (helped_pages grows by what was in
@@ -107,7 +111,8 @@ oom_round() {
 	else
 		assert_eq "$rc" 137 "$where: the tenant's exit status (SIGKILL)"
 		assert_eq "$(pf_cgroup_event oom_kill)" 1 "$where: OOM kills in the tenant's cgroup"
-		assert_eq "$helped" 0 "$where: pages the OOM path freed (another memcg's)"
+		[ "$helped" -lt "$held" ] ||
+			fail "$where: $helped pages helped, the OOM path freed another memcg's $held"
 		[ "$left" -ge "$held" ] ||
 			fail "$where: $left of another memcg's $held pages left in flight"
 	fi
