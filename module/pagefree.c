@@ -330,6 +330,15 @@ static struct mem_cgroup *mmfree_gather_memcg(void)
  * its CPUs (strict node pods, pool.c), a CPU-less node's on any CPU.
  * Return: 0, or -ENOMEM.
  */
+/* The CPUs a node's items run on: its own, a CPU-less node's any. */
+static const struct cpumask *mmfree_node_cpus(int nid)
+{
+	const struct cpumask *cpus = cpumask_of_node(nid);
+
+	return cpumask_intersects(cpus, cpu_online_mask) ? cpus :
+							   cpu_online_mask;
+}
+
 static int mmfree_cpuset_nodes(nodemask_t *nodes)
 {
 	cpumask_var_t denied;
@@ -342,14 +351,9 @@ static int mmfree_cpuset_nodes(nodemask_t *nodes)
 	/* The online CPUs the cpuset does not give. */
 	cpumask_andnot(denied, cpu_online_mask, denied);
 	nodes_clear(*nodes);
-	for_each_online_node(nid) {
-		const struct cpumask *cpus = cpumask_of_node(nid);
-
-		if (!cpumask_intersects(cpus, cpu_online_mask))
-			cpus = cpu_online_mask;
-		if (!cpumask_intersects(cpus, denied))
+	for_each_online_node(nid)
+		if (!cpumask_intersects(mmfree_node_cpus(nid), denied))
 			node_set(nid, *nodes);
-	}
 	free_cpumask_var(denied);
 	return 0;
 }
@@ -578,7 +582,6 @@ static bool mmfree_cpu_limited(void)
 static bool mmfree_idle_cpu_available(int nid, unsigned long pages,
 				      unsigned long *skip)
 {
-	const struct cpumask *cpus = cpumask_of_node(nid);
 	int cpu, self = raw_smp_processor_id(), seen = 0;
 
 	if (mmfree_pool_has_cpu())
@@ -588,9 +591,7 @@ static bool mmfree_idle_cpu_available(int nid, unsigned long pages,
 		return false;
 	}
 	*skip = 0;
-	if (!cpumask_intersects(cpus, cpu_online_mask))
-		cpus = cpu_online_mask;
-	for_each_cpu_and(cpu, cpus, cpu_online_mask) {
+	for_each_cpu_and(cpu, mmfree_node_cpus(nid), cpu_online_mask) {
 		if (cpu == self)
 			continue;
 		if (mmfree_call_idle_cpu(cpu)) {

@@ -640,6 +640,18 @@ static size_t file_check_read(int fd, size_t npages, uint64_t s)
 	return bad;
 }
 
+/* PATH created (or emptied) with a size of len: its descriptor. */
+static int create_sized(const char *path, size_t len)
+{
+	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+
+	if (fd < 0)
+		die("open %s", path);
+	if (ftruncate(fd, len))
+		die("ftruncate");
+	return fd;
+}
+
 static char *map_file(int fd, size_t len)
 {
 	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
@@ -670,11 +682,7 @@ static int do_file(const char *path, size_t len, long rounds)
 		size_t b = 0;
 		pid_t pid;
 
-		fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
-		if (fd < 0)
-			die("open %s", path);
-		if (ftruncate(fd, len))
-			die("ftruncate");
+		fd = create_sized(path, len);
 		if (k == 2)
 			pm = map_file(fd, len);
 		pid = xfork();
@@ -765,11 +773,7 @@ static int do_privfile(const char *path, size_t len)
 	char *p;
 	int fd;
 
-	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
-	if (fd < 0)
-		die("open %s", path);
-	if (ftruncate(fd, len))
-		die("ftruncate");
+	fd = create_sized(path, len);
 	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
 	if (p == MAP_FAILED)
 		die("mmap private file");
