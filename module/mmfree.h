@@ -96,8 +96,8 @@ void mmfree_item_queue(struct mmfree_item *item, struct mmfree_waiter *w,
 		       int nid, struct mem_cgroup *memcg);
 void mmfree_waiter_init(struct mmfree_waiter *w);
 unsigned long mmfree_waiter_finish(struct mmfree_waiter *w);
-void mmfree_pool_got_cpu(void);
-bool mmfree_pool_has_cpu(void);
+void mmfree_pool_got_cpu(int nid);
+bool mmfree_pool_has_cpu(int nid);
 int mmfree_pool_nr_items(void);
 long mmfree_pool_inflight_pages(void);
 long mmfree_pool_inflight_pages_on(const nodemask_t *nodes);

@@ -108,6 +108,12 @@
  */
 #define MMFREE_IDLE_SCAN_PAGES	512
 
+/* A failed scan's cost, carried over a call's next items of its node. */
+struct mmfree_scan_skip {
+	int nid;
+	unsigned long pages;	/* still to go inline before the next scan */
+};
+
 /* One gather that qualified for the pool, and its task. */
 struct mmfree_gather {
 	struct hlist_node node;
@@ -570,38 +576,39 @@ static bool mmfree_cpu_limited(void)
 }
 
 /*
- * Whether the pool may have CPU time for @pages pages of node @nid: it
- * has a CPU of its own already (mmfree_pool_has_cpu(): a CPU about to
- * run a just-woken worker does not look idle), or a CPU where their item
- * would run, other than this one, is idle.  Items run on their node's
- * CPUs (strict node pods, pool.c), a CPU-less node's on any; the gather
- * offloads only nodes whose CPUs are all in the task's cpuset
- * (mmfree_cpuset_nodes()).  @skip: pages still to go inline before the
- * next scan, set by a scan that found none.
+ * Whether the pool may have CPU time for @pages pages of node @nid: its
+ * workers there have a CPU already (mmfree_pool_has_cpu(): a CPU about
+ * to run a just-woken worker does not look idle), or a CPU where their
+ * item would run, other than this one, is idle.  Items run on their
+ * node's CPUs (strict node pods, pool.c), a CPU-less node's on any; the
+ * gather offloads only nodes whose CPUs are all in the task's cpuset
+ * (mmfree_cpuset_nodes()).  @skip: set by a scan that found none, it
+ * holds for that node's pages only.
  */
 static bool mmfree_idle_cpu_available(int nid, unsigned long pages,
-				      unsigned long *skip)
+				      struct mmfree_scan_skip *skip)
 {
 	int cpu, self = raw_smp_processor_id(), seen = 0;
 
-	if (mmfree_pool_has_cpu())
+	if (mmfree_pool_has_cpu(nid))
 		return true;
-	if (pages < *skip) {
-		*skip -= pages;
+	if (skip->nid == nid && pages < skip->pages) {
+		skip->pages -= pages;
 		return false;
 	}
-	*skip = 0;
 	for_each_cpu_and(cpu, mmfree_node_cpus(nid), cpu_online_mask) {
 		if (cpu == self)
 			continue;
 		if (mmfree_call_idle_cpu(cpu)) {
-			mmfree_pool_got_cpu();
+			mmfree_pool_got_cpu(nid);
+			skip->pages = 0;
 			return true;
 		}
 		if (++seen == MMFREE_IDLE_SCAN_MAX)
 			break;
 	}
-	*skip = seen * MMFREE_IDLE_SCAN_PAGES;
+	skip->nid = nid;
+	skip->pages = seen * MMFREE_IDLE_SCAN_PAGES;
 	return false;
 }
 
@@ -637,7 +644,7 @@ static bool mmfree_offload_allowed(enum mmfree_stat_id *why)
  * same LRU lists).  The task helps once its zap is done.
  */
 static bool mmfree_offload_room(int nid, unsigned long pages,
-				unsigned long *skip)
+				struct mmfree_scan_skip *skip)
 {
 	if (mmfree_pool_inflight_pages() + pages >
 	    mmfree_knob(MMFREE_KNOB_PAGEFREE_MAX_INFLIGHT_PAGES))
@@ -715,7 +722,7 @@ static unsigned int mmfree_run_end(void **entries, unsigned int nr,
 static void mmfree_offload(struct mmfree_gather *g, void **entries,
 			   unsigned int nr)
 {
-	unsigned long scan_skip = 0;
+	struct mmfree_scan_skip scan_skip = { .nid = NUMA_NO_NODE };
 	unsigned int start = 0;
 	bool drained = false;
 

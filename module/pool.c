@@ -71,13 +71,17 @@ struct mmfree_item {
 static struct workqueue_struct *mmfree_pool_wq;
 static struct kmem_cache *mmfree_item_cache;
 static atomic_long_t mmfree_pool_inflight = ATOMIC_LONG_INIT(0);
-/* The same, per node of the pages (nr_node_ids counters). */
-static atomic_long_t *mmfree_pool_node_inflight;
 static atomic_t mmfree_pool_alloc_count = ATOMIC_INIT(0);
 static atomic_t mmfree_pool_items = ATOMIC_INIT(0);	/* queued or running */
-/* When the pool last got CPU time (jiffies): mmfree_pool_got_cpu(). */
-static unsigned long mmfree_pool_progress_at;
-/* How long that counts: longer than a worker's wakeup, even under TCG. */
+
+/* Per node of the pages (nr_node_ids of them): their items run there. */
+struct mmfree_pool_node {
+	atomic_long_t inflight;		/* pages queued or being freed */
+	unsigned long progress_at;	/* jiffies: mmfree_pool_got_cpu() */
+};
+
+static struct mmfree_pool_node *mmfree_pool_nodes;
+/* How long progress counts: longer than a worker's wakeup, even under TCG. */
 #define MMFREE_POOL_PROGRESS_MS	50
 /* Async items queued or being freed (newest last), and who waits for them. */
 static LIST_HEAD(mmfree_pool_async);
@@ -138,7 +142,7 @@ void mmfree_item_put_entries(struct mmfree_item *item, void *const *entries,
 static void mmfree_item_free_pages(struct mmfree_item *item)
 {
 	mmfree_call_free_pages(item->entries, item->nr);
-	atomic_long_sub(item->pages, &mmfree_pool_node_inflight[item->nid]);
+	atomic_long_sub(item->pages, &mmfree_pool_nodes[item->nid].inflight);
 	if (!atomic_long_sub_return(item->pages, &mmfree_pool_inflight)) {
 		mmfree_stat_notify(MMFREE_STAT_PAGEFREE_INFLIGHT_PAGES);
 		wake_up_all(&mmfree_pool_back_wq);
@@ -186,25 +190,28 @@ static void mmfree_item_charge(struct mmfree_item *item, u64 ns)
 }
 
 /*
- * The pool gets CPU time now: a worker starts or ends an item, or a
- * gatherer found an idle CPU for it.
+ * The workers of node @nid's items get CPU time now: one starts or ends
+ * an item, or a gatherer found an idle CPU for them.
  */
-void mmfree_pool_got_cpu(void)
+void mmfree_pool_got_cpu(int nid)
 {
-	WRITE_ONCE(mmfree_pool_progress_at, jiffies);
+	WRITE_ONCE(mmfree_pool_nodes[nid].progress_at, jiffies);
 }
 
 /*
- * Whether the pool has CPU time: it has work, and its workers started or
- * ended an item in the last few milliseconds (or a gatherer found an
- * idle CPU for them).  Queued items alone are not CPU time: workers held
- * behind other work make no progress (a busy pool is not an idle CPU).
+ * Whether the workers of node @nid's items have CPU time: that node has
+ * pages in flight, and its workers started or ended an item in the last
+ * few milliseconds (or a gatherer found an idle CPU for them).  Queued
+ * items alone are not CPU time: workers held behind other work make no
+ * progress (a busy pool is not an idle CPU).  Per node: items run on
+ * their node's CPUs, so one node's progress is no CPU for another's.
  */
-bool mmfree_pool_has_cpu(void)
+bool mmfree_pool_has_cpu(int nid)
 {
-	unsigned long at = READ_ONCE(mmfree_pool_progress_at);
+	struct mmfree_pool_node *node = &mmfree_pool_nodes[nid];
+	unsigned long at = READ_ONCE(node->progress_at);
 
-	return atomic_read(&mmfree_pool_items) > 0 &&
+	return atomic_long_read(&node->inflight) > 0 &&
 	       time_before_eq(jiffies,
 			      at + msecs_to_jiffies(MMFREE_POOL_PROGRESS_MS));
 }
@@ -244,9 +251,9 @@ static void mmfree_item_workfn(struct work_struct *work)
 	u64 ns;
 
 	mmfree_run_start(&run);
-	mmfree_pool_got_cpu();
+	mmfree_pool_got_cpu(item->nid);
 	mmfree_item_free_pages(item);
-	mmfree_pool_got_cpu();
+	mmfree_pool_got_cpu(item->nid);
 	ns = mmfree_run_ns(&run);
 	mmfree_stat_add(MMFREE_STAT_PAGEFREE_OFFLOADED_PAGES, item->pages);
 	/* Queued on the pages' node; the scheduler may have moved the worker. */
@@ -290,7 +297,7 @@ void mmfree_item_queue(struct mmfree_item *item, struct mmfree_waiter *w,
 	item->cgrp = mmfree_test_uncharged ? NULL :
 		     mmfree_task_cgroup_get(current);
 	atomic_long_add(item->pages, &mmfree_pool_inflight);
-	atomic_long_add(item->pages, &mmfree_pool_node_inflight[nid]);
+	atomic_long_add(item->pages, &mmfree_pool_nodes[nid].inflight);
 	atomic_inc(&mmfree_pool_items);
 	mmfree_stat_add(MMFREE_STAT_PAGEFREE_WORK_ITEMS, 1);
 	if (w) {
@@ -480,7 +487,7 @@ long mmfree_pool_inflight_pages_on(const nodemask_t *nodes)
 
 	for_each_node_mask(nid, *nodes)
 		if (nid < nr_node_ids)
-			sum += atomic_long_read(&mmfree_pool_node_inflight[nid]);
+			sum += atomic_long_read(&mmfree_pool_nodes[nid].inflight);
 	return sum;
 }
 
@@ -635,17 +642,19 @@ void mmfree_pool_drain(void)
 
 int mmfree_pool_init(void)
 {
-	/* No progress yet (jiffies starts 5 minutes before it wraps to 0). */
-	mmfree_pool_progress_at = jiffies - 2 *
-				  msecs_to_jiffies(MMFREE_POOL_PROGRESS_MS);
-	mmfree_pool_node_inflight = kcalloc(nr_node_ids,
-					    sizeof(*mmfree_pool_node_inflight),
-					    GFP_KERNEL);
-	if (!mmfree_pool_node_inflight)
+	int nid;
+
+	mmfree_pool_nodes = kcalloc(nr_node_ids, sizeof(*mmfree_pool_nodes),
+				    GFP_KERNEL);
+	if (!mmfree_pool_nodes)
 		return -ENOMEM;
+	/* No progress yet (jiffies starts 5 minutes before it wraps to 0). */
+	for (nid = 0; nid < nr_node_ids; nid++)
+		mmfree_pool_nodes[nid].progress_at = jiffies - 2 *
+			msecs_to_jiffies(MMFREE_POOL_PROGRESS_MS);
 	mmfree_item_cache = KMEM_CACHE(mmfree_item, 0);
 	if (!mmfree_item_cache) {
-		kfree(mmfree_pool_node_inflight);
+		kfree(mmfree_pool_nodes);
 		return -ENOMEM;
 	}
 	/*
@@ -657,7 +666,7 @@ int mmfree_pool_init(void)
 					 WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
 	if (!mmfree_pool_wq) {
 		kmem_cache_destroy(mmfree_item_cache);
-		kfree(mmfree_pool_node_inflight);
+		kfree(mmfree_pool_nodes);
 		return -ENOMEM;
 	}
 	mmfree_pool_cap = -1;
@@ -671,5 +680,5 @@ void mmfree_pool_exit(void)
 	destroy_workqueue(mmfree_pool_wq);
 	WARN_ON(atomic_long_read(&mmfree_pool_inflight));
 	kmem_cache_destroy(mmfree_item_cache);
-	kfree(mmfree_pool_node_inflight);
+	kfree(mmfree_pool_nodes);
 }

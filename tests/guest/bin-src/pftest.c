@@ -11,7 +11,8 @@
  *                                  allocation but its (movable) pages
  *   pftest node MB N NODE          N x (mmap, bind to NUMA node NODE,
  *                                  populate, check that the pages are on
- *                                  NODE, munmap)
+ *                                  NODE, munmap); NODE "alt": each MiB on
+ *                                  node 0 and 1 in turn
  *   pftest forkexit MB N           N x (fork a child that populates MB and
  *                                  exits; waitpid)
  *   pftest exitat MB               fork a child that populates MB and exits;
@@ -386,20 +387,30 @@ static int do_dontneed(size_t len, long n)
 #define MPOL_F_NODE	(1 << 0)
 #define MPOL_F_ADDR	(1 << 1)
 
+/* The node of the MiB at @off: @node, or (-1) nodes 0 and 1 in turn. */
+static long node_at(long node, size_t off)
+{
+	return node >= 0 ? node : (long)(off >> 20) % 2;
+}
+
 static int do_node(size_t len, long n, long node)
 {
-	unsigned long mask = 1UL << node;
-	size_t off;
+	size_t off, step = node >= 0 ? len : 1 << 20;
 	long i;
 
-	if (node >= (long)(8 * sizeof(mask)))
+	if (node >= (long)(8 * sizeof(unsigned long)))
 		die("node %ld: too high", node);
 	for (i = 0; i < n; i++) {
 		char *p = map_anon(len, 0);
 
-		if (syscall(SYS_mbind, p, len, MPOL_BIND, &mask,
-			    8 * sizeof(mask), 0))
-			die("mbind to node %ld", node);
+		for (off = 0; off < len; off += step) {
+			unsigned long mask = 1UL << node_at(node, off);
+			size_t l = len - off < step ? len - off : step;
+
+			if (syscall(SYS_mbind, p + off, l, MPOL_BIND, &mask,
+				    8 * sizeof(mask), 0))
+				die("mbind to node %ld", node_at(node, off));
+		}
 		touch(p, len);
 		for (off = 0; off < len; off += 64 * PAGE) {
 			int got = -1;
@@ -407,9 +418,9 @@ static int do_node(size_t len, long n, long node)
 			if (syscall(SYS_get_mempolicy, &got, NULL, 0, p + off,
 				    MPOL_F_NODE | MPOL_F_ADDR))
 				die("get_mempolicy");
-			if (got != node) {
+			if (got != node_at(node, off)) {
 				printf("node: page %zu is on node %d, not %ld\n",
-				       off / PAGE, got, node);
+				       off / PAGE, got, node_at(node, off));
 				return 1;
 			}
 		}
@@ -1744,7 +1755,7 @@ static void print_runtime(void)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: pftest munmap|dontneed|forkexit|split MB N | node MB N NODE | cow MB ROUNDS\n"
+		"usage: pftest munmap|dontneed|forkexit|split MB N | node MB N NODE|alt | cow MB ROUNDS\n"
 		"       pftest exitat MB\n"
 		"       pftest file PATH MB ROUNDS | memfdseal MB ROUNDS | privfile PATH MB\n"
 		"       pftest swap MB ROUNDS | thp MB | herd N MB exit|kill\n"
@@ -1775,7 +1786,7 @@ int main(int argc, char **argv)
 		return do_dontneed(arg(argv, 2, 1) << 20, arg(argv, 3, 1));
 	if (!strcmp(c, "node") && argc == 5)
 		return do_node(arg(argv, 2, 1) << 20, arg(argv, 3, 1),
-			       arg(argv, 4, 0));
+			       strcmp(argv[4], "alt") ? arg(argv, 4, 0) : -1);
 	if (!strcmp(c, "exitat") && argc == 3)
 		return do_exitat(arg(argv, 2, 1) << 20);
 	if (!strcmp(c, "forkexit") && argc == 4)

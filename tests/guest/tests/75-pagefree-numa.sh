@@ -16,7 +16,11 @@
 # idle_only looks at the CPUs where the items run: a task pinned to node
 # 0's CPU offloads its pages of node 1 while node 1's CPU is idle, and
 # frees its pages of node 0 inline as busy (node 0's one CPU is its own).
-# (Before, it looked at the task's own CPUs: both went inline.)
+# (Before, it looked at the task's own CPUs: both went inline.)  The same
+# when each MiB of the mapping is on the other node than the last: the
+# node-1 workers' progress is no CPU for node 0's pages.  (Before, the
+# pool's progress counted for every node: node 0's pages were offloaded
+# while node 1's workers ran.)
 MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
 # shellcheck source=../lib.sh
 . "$MMFREE_GUEST/lib.sh"
@@ -98,19 +102,27 @@ done
 # --- idle_only ------------------------------------------------------------
 pf_load pagefree_mode=async
 assert_eq "$(knob pagefree/idle_only)" 1 "idle_only by default"
-for node in 1 0; do
+half=$((mb * 256))	# pages of each node in 2 x $mb MiB, in the alt round
+for node in 1 0 alt; do
 	pf_snap
 	pf_run taskset -c "$cpu0" pftest node $mb 2 $node
 	pf_wait_inflight
 	pf_show "idle_only, task on CPU $cpu0, pages on node $node"
 	off=$(pf_delta offloaded_pages)
 	busy=$(pf_delta inline_busy_pages)
-	if [ $node = 1 ]; then
-		[ "$off" -ge $((2 * mb * 256 / 2)) ] ||
-			fail "idle_only: only $off of $((2 * mb * 256)) pages of node 1 offloaded, node 1's CPU idle"
-	else
-		[ "$busy" -ge $((2 * mb * 256 * 9 / 10)) ] ||
-			fail "idle_only: only $busy of $((2 * mb * 256)) pages of node 0 inline as busy, its one CPU the task's"
-	fi
+	echo "idle_only, pages on node $node: $off offloaded, $busy inline as busy"
+	case $node in
+	1)
+		[ "$off" -ge "$half" ] ||
+			fail "idle_only: only $off of $((2 * half)) pages of node 1 offloaded, node 1's CPU idle" ;;
+	0)
+		[ "$busy" -ge $((2 * half * 9 / 10)) ] ||
+			fail "idle_only: only $busy of $((2 * half)) pages of node 0 inline as busy, its one CPU the task's" ;;
+	alt)
+		[ "$busy" -ge $((half * 9 / 10)) ] ||
+			fail "idle_only: only $busy of $half pages of node 0 inline as busy beside node 1's, its one CPU the task's"
+		[ "$off" -ge $((half / 2)) ] ||
+			fail "idle_only: only $off of $half pages of node 1 offloaded beside node 0's, node 1's CPU idle" ;;
+	esac
 done
 unload
