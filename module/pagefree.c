@@ -653,8 +653,9 @@ static bool mmfree_offload_room(int nid, unsigned long pages,
 	       mmfree_idle_cpu_available(nid, pages, skip);
 }
 
+/* Freed here: back before the call returns, whatever the mode. */
 static void mmfree_free_inline(void **entries, unsigned int nr,
-			       enum mmfree_stat_id why, bool async)
+			       enum mmfree_stat_id why)
 {
 	if (nr) {
 		unsigned long pages = mmfree_entries_pages(entries, nr);
@@ -662,7 +663,7 @@ static void mmfree_free_inline(void **entries, unsigned int nr,
 		mmfree_stat_add(why, pages);
 		mmfree_trace_offload(why, pages,
 				     page_to_nid(mmfree_gathered_page(entries)),
-				     async);
+				     false);
 	}
 	mmfree_call_free_pages(entries, nr);
 }
@@ -739,22 +740,18 @@ static void mmfree_offload(struct mmfree_gather *g, void **entries,
 		/* The hugetlb pool recovers only when its pages are freed. */
 		if (PageHuge(page)) {
 			mmfree_free_inline(run, end,
-					   MMFREE_STAT_PAGEFREE_INLINE_HUGETLB_PAGES,
-					   g->async);
+					   MMFREE_STAT_PAGEFREE_INLINE_HUGETLB_PAGES);
 		} else if (mmfree_node_pressure(page_to_nid(page))) {
 			mmfree_free_inline(run, end,
-					   MMFREE_STAT_PAGEFREE_INLINE_PRESSURE_PAGES,
-					   g->async);
+					   MMFREE_STAT_PAGEFREE_INLINE_PRESSURE_PAGES);
 		} else if (!node_isset(page_to_nid(page), g->nodes)) {
 			/* Its workers would run outside the task's cpuset. */
 			mmfree_free_inline(run, end,
-					   MMFREE_STAT_PAGEFREE_INLINE_LIMITED_PAGES,
-					   g->async);
+					   MMFREE_STAT_PAGEFREE_INLINE_LIMITED_PAGES);
 		} else if (!mmfree_offload_room(page_to_nid(page), pages,
 						&scan_skip)) {
 			mmfree_free_inline(run, end,
-					   MMFREE_STAT_PAGEFREE_INLINE_BUSY_PAGES,
-					   g->async);
+					   MMFREE_STAT_PAGEFREE_INLINE_BUSY_PAGES);
 		} else {
 			/*
 			 * A gathered folio may still sit in this CPU's LRU-add
@@ -770,8 +767,7 @@ static void mmfree_offload(struct mmfree_gather *g, void **entries,
 			item = mmfree_item_alloc();
 			if (!item) {
 				mmfree_free_inline(run, nr - start,
-						   MMFREE_STAT_PAGEFREE_INLINE_NOMEM_PAGES,
-						   g->async);
+						   MMFREE_STAT_PAGEFREE_INLINE_NOMEM_PAGES);
 				return;
 			}
 			/* Others wait for the gather's end, as sync items. */
@@ -802,7 +798,7 @@ static void mmfree_free_pages_and_swap_cache(void **entries, int nr)
 	if (g && g->flushing && nr > 0 && mmfree_offload_allowed(&why))
 		mmfree_offload(g, entries, nr);
 	else
-		mmfree_free_inline(entries, nr, why, g && g->async);
+		mmfree_free_inline(entries, nr, why);
 	mmfree_leave();
 }
 

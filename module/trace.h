@@ -18,6 +18,9 @@
  * Gathered pages handed to the pool, or freed inline and why: reason is
  * the name of the statistic that counts them ("offloaded_pages",
  * "inline_busy_pages", ...), so that a filter can say reason == "...".
+ * mode: async when the pages may still be in flight after the call that
+ * unmapped them returns, sync when they are back by then (inline pages,
+ * and an async gather's pages that may not linger).
  */
 TRACE_EVENT(mmfree_offload,
 	TP_PROTO(unsigned long pages, int nid, bool async, const char *reason),
