@@ -414,6 +414,14 @@ static int mmfree_percpu_detach(void)
 	cancel_delayed_work_sync(&mmfree_percpu_tick_work);
 	clear_bit(MMFREE_PCPU_KICK_PENDING, &mmfree_percpu_flags);
 	clear_bit(MMFREE_PCPU_RUN_WANTED, &mmfree_percpu_flags);
+	/*
+	 * A run detached under after it isolated never reached its end's
+	 * hook; were the hooks attached again before the next run's end,
+	 * that end would count the next run's release as mmfree's.  A
+	 * detach waits for the callbacks in flight; after a failed one, a
+	 * race costs at most one run's count.
+	 */
+	mmfree_percpu_run.isolated = false;
 	return err;
 }
 
