@@ -49,7 +49,13 @@ $1 == "boot" && $3 == "PFSTAT" && ($7 == "worker_ns" || $7 == "work_items") {
 	next
 }
 $1 == "boot" && $3 == "PFINFO" && $4 == "kernel" { kernel = $5; next }
-$1 == "boot" && $3 == "PFINFO" && $4 == "charge" { reps = $6; mb = $8; next }
+$1 == "boot" && $3 == "PFINFO" && $4 == "charge" {
+	# Files of runs before and after a change of REPS may be pooled.
+	if (!minreps || $6 < minreps) minreps = $6
+	if ($6 > maxreps) maxreps = $6
+	mb = $8
+	next
+}
 $1 == "boot" && $3 == "PFHOST" && $4 == "other_vms" && $5 > others { others = $5 }
 END {
 	for (k in t) {
@@ -63,7 +69,8 @@ END {
 		add(b, test, cfg "/nc", t[b, test, cfg "-nc", rep] / t[k])
 	}
 	printf "## Charging the workers'\'' time, %s\n\n", kernel
-	printf "%d boots x %d repetitions of %d MiB, by a task in a cgroup of its own; ", boots, reps, mb
+	reps = minreps == maxreps ? minreps : minreps "-" maxreps
+	printf "%d boots x %s repetitions of %d MiB, by a task in a cgroup of its own; ", boots, reps, mb
 	printf "stock'\''s time over each configuration'\''s, paired by repetition: median of the boots'\'' medians (range of every repetition).  "
 	printf "charged/uncharged: the uncharged time over the charged; the target is 0.95 or more.\n\n"
 	printf "| test | stock/sync | stock/sync, uncharged | sync charged/uncharged | stock/async | stock/async, uncharged | async charged/uncharged |\n"
