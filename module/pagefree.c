@@ -90,6 +90,7 @@
 #include <linux/sched/prio.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/sysfs.h>
 #include <linux/topology.h>
 #include <linux/utsname.h>
@@ -108,10 +109,14 @@
  */
 #define MMFREE_IDLE_SCAN_PAGES	512
 
-/* A failed scan's cost, carried over a call's next items of its node. */
+/*
+ * A failed scan's cost, carried over a call's next items: the nodes whose
+ * scan found no idle CPU, and their pages still to go inline before they
+ * are scanned again.
+ */
 struct mmfree_scan_skip {
-	int nid;
-	unsigned long pages;	/* still to go inline before the next scan */
+	nodemask_t nodes;
+	unsigned long pages;
 };
 
 /* One gather that qualified for the pool, and its task. */
@@ -582,8 +587,9 @@ static bool mmfree_cpu_limited(void)
  * item would run, other than this one, is idle.  Items run on their
  * node's CPUs (strict node pods, pool.c), a CPU-less node's on any; the
  * gather offloads only nodes whose CPUs are all in the task's cpuset
- * (mmfree_cpuset_nodes()).  @skip: set by a scan that found none, it
- * holds for that node's pages only.
+ * (mmfree_cpuset_nodes()).  @skip: set by scans that found none, it
+ * holds for their nodes' pages only (a mapping interleaved over nodes
+ * alternates them).
  */
 static bool mmfree_idle_cpu_available(int nid, unsigned long pages,
 				      struct mmfree_scan_skip *skip)
@@ -592,23 +598,29 @@ static bool mmfree_idle_cpu_available(int nid, unsigned long pages,
 
 	if (mmfree_pool_has_cpu(nid))
 		return true;
-	if (skip->nid == nid && pages < skip->pages) {
-		skip->pages -= pages;
-		return false;
+	if (node_isset(nid, skip->nodes)) {
+		if (pages < skip->pages) {
+			skip->pages -= pages;
+			return false;
+		}
+		nodes_clear(skip->nodes);
+		skip->pages = 0;
 	}
 	for_each_cpu_and(cpu, mmfree_node_cpus(nid), cpu_online_mask) {
 		if (cpu == self)
 			continue;
 		if (mmfree_call_idle_cpu(cpu)) {
 			mmfree_pool_got_cpu(nid);
-			skip->pages = 0;
 			return true;
 		}
 		if (++seen == MMFREE_IDLE_SCAN_MAX)
 			break;
 	}
-	skip->nid = nid;
-	skip->pages = seen * MMFREE_IDLE_SCAN_PAGES;
+	/* A node whose only CPU is this one costs no scan. */
+	if (seen) {
+		node_set(nid, skip->nodes);
+		skip->pages += seen * MMFREE_IDLE_SCAN_PAGES;
+	}
 	return false;
 }
 
@@ -683,37 +695,81 @@ static bool mmfree_page_may_linger(struct page *page)
 	return folio_test_anon(folio) && !folio_test_swapcache(folio);
 }
 
+/* Whether @page goes in the run that @first starts: same node, same kind. */
+static bool mmfree_run_has(struct page *first, struct page *page)
+{
+	return page_to_nid(page) == page_to_nid(first) &&
+	       PageHuge(page) == PageHuge(first);
+}
+
+/* Count the entry at @e into a run of @pages base pages and @linger. */
+static void mmfree_run_add(void *const *e, unsigned long *pages, bool *linger)
+{
+	if (*linger && !mmfree_page_may_linger(mmfree_gathered_page(e)))
+		*linger = false;
+	*pages += mmfree_entry_pages(e);
+}
+
 /*
- * Where the run of entries from @entries ends: at most batch_pages base
- * pages (one entry at least) of one node, never splitting an entry from
- * its count, hugetlb and other pages apart.  @linger: with @async, whether
+ * Where the run of entries from @entries ends: at most @batch base pages
+ * (one entry at least) of one node, never splitting an entry from its
+ * count, hugetlb and other pages apart.  @linger: with @async, whether
  * every page of the run may linger.  Runs are not split where anonymous
  * and file pages alternate (a private file mapping written here and
  * there), which would make an item of each page.
  */
 static unsigned int mmfree_run_end(void **entries, unsigned int nr,
-				   bool async, unsigned long *pages,
-				   bool *linger)
+				   unsigned int batch, bool async,
+				   unsigned long *pages, bool *linger)
 {
-	unsigned int batch = mmfree_knob(MMFREE_KNOB_PAGEFREE_BATCH_PAGES);
 	struct page *first = mmfree_gathered_page(entries);
-	bool huge = PageHuge(first);
-	int nid = page_to_nid(first);
 	unsigned int i;
 
 	*pages = 0;
 	*linger = async;
 	for (i = 0; i < nr && *pages < batch;
 	     i += mmfree_entry_span(entries + i)) {
-		struct page *page = mmfree_gathered_page(entries + i);
-
-		if (page_to_nid(page) != nid || PageHuge(page) != huge)
+		if (!mmfree_run_has(first, mmfree_gathered_page(entries + i)))
 			break;
-		if (*linger && !mmfree_page_may_linger(page))
-			*linger = false;
-		*pages += mmfree_entry_pages(entries + i);
+		mmfree_run_add(entries + i, pages, linger);
 	}
 	return i;
+}
+
+/*
+ * Put in @item the run of @end entries at @entries and, up to @batch base
+ * pages in all, the later entries of the same node and kind: a mapping
+ * interleaved over nodes alternates them page by page, and would make an
+ * item of each page.  The entries left move down to @entries, in their
+ * order.  The kernel reads the array no more once the call returns, and
+ * the order in which a batch is freed does not matter.
+ * Return: how many entries are left.
+ */
+static unsigned int mmfree_run_take(struct mmfree_item *item, void **entries,
+				    unsigned int nr, unsigned int end,
+				    unsigned int batch, unsigned long *pages,
+				    bool *linger)
+{
+	struct page *first = mmfree_gathered_page(entries);
+	void **taken = mmfree_item_entries(item);
+	unsigned int i, span, n = end, left = 0;
+
+	memcpy(taken, entries, end * sizeof(*entries));
+	for (i = end; i < nr; i += span) {
+		span = mmfree_entry_span(entries + i);
+		if (*pages < batch &&
+		    mmfree_run_has(first, mmfree_gathered_page(entries + i))) {
+			memcpy(taken + n, entries + i, span * sizeof(*entries));
+			n += span;
+			mmfree_run_add(entries + i, pages, linger);
+		} else {
+			memmove(entries + left, entries + i,
+				span * sizeof(*entries));
+			left += span;
+		}
+	}
+	mmfree_item_set_entries(item, n, *pages);
+	return left;
 }
 
 /*
@@ -723,34 +779,34 @@ static unsigned int mmfree_run_end(void **entries, unsigned int nr,
 static void mmfree_offload(struct mmfree_gather *g, void **entries,
 			   unsigned int nr)
 {
-	struct mmfree_scan_skip scan_skip = { .nid = NUMA_NO_NODE };
-	unsigned int start = 0;
+	unsigned int batch = mmfree_knob(MMFREE_KNOB_PAGEFREE_BATCH_PAGES);
+	struct mmfree_scan_skip scan_skip = { .pages = 0 };
 	bool drained = false;
 
-	while (start < nr) {
-		void **run = entries + start;
-		struct page *page = mmfree_gathered_page(run);
+	while (nr) {
+		struct page *page = mmfree_gathered_page(entries);
+		int nid = page_to_nid(page);
 		struct mmfree_item *item;
+		unsigned int end, left;
 		unsigned long pages;
-		unsigned int end;
 		bool linger;
 
-		end = mmfree_run_end(run, nr - start, g->async, &pages,
+		end = mmfree_run_end(entries, nr, batch, g->async, &pages,
 				     &linger);
+		left = nr - end;
 		/* The hugetlb pool recovers only when its pages are freed. */
 		if (PageHuge(page)) {
-			mmfree_free_inline(run, end,
+			mmfree_free_inline(entries, end,
 					   MMFREE_STAT_PAGEFREE_INLINE_HUGETLB_PAGES);
-		} else if (mmfree_node_pressure(page_to_nid(page))) {
-			mmfree_free_inline(run, end,
+		} else if (mmfree_node_pressure(nid)) {
+			mmfree_free_inline(entries, end,
 					   MMFREE_STAT_PAGEFREE_INLINE_PRESSURE_PAGES);
-		} else if (!node_isset(page_to_nid(page), g->nodes)) {
+		} else if (!node_isset(nid, g->nodes)) {
 			/* Its workers would run outside the task's cpuset. */
-			mmfree_free_inline(run, end,
+			mmfree_free_inline(entries, end,
 					   MMFREE_STAT_PAGEFREE_INLINE_LIMITED_PAGES);
-		} else if (!mmfree_offload_room(page_to_nid(page), pages,
-						&scan_skip)) {
-			mmfree_free_inline(run, end,
+		} else if (!mmfree_offload_room(nid, pages, &scan_skip)) {
+			mmfree_free_inline(entries, end,
 					   MMFREE_STAT_PAGEFREE_INLINE_BUSY_PAGES);
 		} else {
 			/*
@@ -766,24 +822,33 @@ static void mmfree_offload(struct mmfree_gather *g, void **entries,
 			}
 			item = mmfree_item_alloc();
 			if (!item) {
-				mmfree_free_inline(run, nr - start,
+				mmfree_free_inline(entries, nr,
 						   MMFREE_STAT_PAGEFREE_INLINE_NOMEM_PAGES);
 				return;
 			}
+			if (left && pages < batch) {
+				/* What is left is at @entries now. */
+				left = mmfree_run_take(item, entries, nr, end,
+						       batch, &pages, &linger);
+				end = 0;
+			} else {
+				mmfree_item_put_entries(item, entries, end,
+							pages);
+			}
 			/* Others wait for the gather's end, as sync items. */
 			mmfree_trace_offload(MMFREE_STAT_PAGEFREE_OFFLOADED_PAGES,
-					     pages, page_to_nid(page), linger);
+					     pages, nid, linger);
 			if (g->killed)
 				mmfree_stat_add(MMFREE_STAT_PAGEFREE_KILLED_PAGES,
 						pages);
-			mmfree_item_put_entries(item, run, end, pages);
 			mmfree_item_queue(item,
 					  linger ? NULL : &g->waiters[g->cur],
-					  page_to_nid(page), g->memcg);
+					  nid, g->memcg);
 			if (!linger)
 				g->cur_pages += pages;
 		}
-		start += end;
+		entries += end;
+		nr = left;
 	}
 }
 

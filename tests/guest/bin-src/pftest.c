@@ -12,7 +12,9 @@
  *   pftest node MB N NODE          N x (mmap, bind to NUMA node NODE,
  *                                  populate, check that the pages are on
  *                                  NODE, munmap); NODE "alt": each MiB on
- *                                  node 0 and 1 in turn
+ *                                  node 0 and 1 in turn, "il": nodes 0
+ *                                  and 1 interleaved page by page
+ *                                  (MPOL_INTERLEAVE)
  *   pftest forkexit MB N           N x (fork a child that populates MB and
  *                                  exits; waitpid)
  *   pftest exitat MB               fork a child that populates MB and exits;
@@ -384,10 +386,13 @@ static int do_dontneed(size_t len, long n)
 
 /* From <linux/mempolicy.h>, without libnuma. */
 #define MPOL_BIND	2
+#define MPOL_INTERLEAVE	3
+#define NODE_ALT	(-1)
+#define NODE_IL		(-2)
 #define MPOL_F_NODE	(1 << 0)
 #define MPOL_F_ADDR	(1 << 1)
 
-/* The node of the MiB at @off: @node, or (-1) nodes 0 and 1 in turn. */
+/* The node of the page at @off: @node, or each MiB on nodes 0, 1 in turn. */
 static long node_at(long node, size_t off)
 {
 	return node >= 0 ? node : (long)(off >> 20) % 2;
@@ -395,7 +400,8 @@ static long node_at(long node, size_t off)
 
 static int do_node(size_t len, long n, long node)
 {
-	size_t off, step = node >= 0 ? len : 1 << 20;
+	size_t off, step = node == NODE_ALT ? 1 << 20 : len;
+	size_t on[2];
 	long i;
 
 	if (node >= (long)(8 * sizeof(unsigned long)))
@@ -404,25 +410,40 @@ static int do_node(size_t len, long n, long node)
 		char *p = map_anon(len, 0);
 
 		for (off = 0; off < len; off += step) {
-			unsigned long mask = 1UL << node_at(node, off);
+			unsigned long mask = node == NODE_IL ? 3 :
+					     1UL << node_at(node, off);
 			size_t l = len - off < step ? len - off : step;
 
-			if (syscall(SYS_mbind, p + off, l, MPOL_BIND, &mask,
-				    8 * sizeof(mask), 0))
-				die("mbind to node %ld", node_at(node, off));
+			if (syscall(SYS_mbind, p + off, l,
+				    node == NODE_IL ? MPOL_INTERLEAVE : MPOL_BIND,
+				    &mask, 8 * sizeof(mask), 0))
+				die("mbind to nodes %#lx", mask);
 		}
 		touch(p, len);
-		for (off = 0; off < len; off += 64 * PAGE) {
+		on[0] = on[1] = 0;
+		for (off = 0; off < len;
+		     off += node == NODE_IL ? PAGE : 64 * PAGE) {
 			int got = -1;
 
 			if (syscall(SYS_get_mempolicy, &got, NULL, 0, p + off,
 				    MPOL_F_NODE | MPOL_F_ADDR))
 				die("get_mempolicy");
+			if (node == NODE_IL && (got == 0 || got == 1)) {
+				on[got]++;
+				continue;
+			}
 			if (got != node_at(node, off)) {
 				printf("node: page %zu is on node %d, not %ld\n",
 				       off / PAGE, got, node_at(node, off));
 				return 1;
 			}
+		}
+		/* Interleaved: about half of the pages on each node. */
+		if (node == NODE_IL && (on[0] < len / PAGE / 3 ||
+					on[1] < len / PAGE / 3)) {
+			printf("node: %zu pages on node 0, %zu on node 1\n",
+			       on[0], on[1]);
+			return 1;
 		}
 		unmap(p, len);
 	}
@@ -1755,7 +1776,7 @@ static void print_runtime(void)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: pftest munmap|dontneed|forkexit|split MB N | node MB N NODE|alt | cow MB ROUNDS\n"
+		"usage: pftest munmap|dontneed|forkexit|split MB N | node MB N NODE|alt|il | cow MB ROUNDS\n"
 		"       pftest exitat MB\n"
 		"       pftest file PATH MB ROUNDS | memfdseal MB ROUNDS | privfile PATH MB\n"
 		"       pftest swap MB ROUNDS | thp MB | herd N MB exit|kill\n"
@@ -1786,7 +1807,9 @@ int main(int argc, char **argv)
 		return do_dontneed(arg(argv, 2, 1) << 20, arg(argv, 3, 1));
 	if (!strcmp(c, "node") && argc == 5)
 		return do_node(arg(argv, 2, 1) << 20, arg(argv, 3, 1),
-			       strcmp(argv[4], "alt") ? arg(argv, 4, 0) : -1);
+			       !strcmp(argv[4], "alt") ? NODE_ALT :
+			       !strcmp(argv[4], "il") ? NODE_IL :
+			       arg(argv, 4, 0));
 	if (!strcmp(c, "exitat") && argc == 3)
 		return do_exitat(arg(argv, 2, 1) << 20);
 	if (!strcmp(c, "forkexit") && argc == 4)

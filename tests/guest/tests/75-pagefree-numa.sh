@@ -8,6 +8,10 @@
 # CPU's node instead (plain queue_work(), or 6.1's implicitly ordered
 # workqueue with one pool for all nodes), 6.1 would free every page on
 # the wrong node, and 6.12 7-30% of them (measured).
+# Interleaved (MPOL_INTERLEAVE over both nodes, pages alternate): the
+# items still hold up to batch_pages pages each, a call's pages of one
+# node gathered into one item.  (Before, a run ended at each node change:
+# an item, a 4 KiB allocation and a queue_work() per page.)
 # cpuset: a task whose cpuset holds node 0's CPU only (both nodes' memory)
 # unmaps pages of node 1: freed inline, counted as limited (their items
 # would run on node 1's CPU); its pages of node 0 go to the pool; every
@@ -18,9 +22,9 @@
 # frees its pages of node 0 inline as busy (node 0's one CPU is its own).
 # (Before, it looked at the task's own CPUs: both went inline.)  The same
 # when each MiB of the mapping is on the other node than the last: the
-# node-1 workers' progress is no CPU for node 0's pages.  (Before, the
-# pool's progress counted for every node: node 0's pages were offloaded
-# while node 1's workers ran.)
+# node-1 workers' progress is no CPU for node 0's pages, and with the
+# pages interleaved.  (Before, the pool's progress counted for every
+# node: node 0's pages were offloaded while node 1's workers ran.)
 MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
 # shellcheck source=../lib.sh
 . "$MMFREE_GUEST/lib.sh"
@@ -57,6 +61,26 @@ for mode in sync async; do
 		pf_assert_no_leak "$mode, node $node: after $n munmaps of $mb MiB"
 	done
 done
+
+# --- interleaved ----------------------------------------------------------
+pf_load pagefree_mode=async pagefree_idle_only=0
+pf_run taskset -c "$(node_cpu 0)" pftest node $mb 1 il
+pf_baseline
+pf_snap
+pf_run taskset -c "$(node_cpu 0)" pftest node $mb 2 il
+pf_wait_inflight
+pf_show "interleaved, task on CPU $(node_cpu 0)"
+items=$(pf_delta work_items)
+off=$(pf_delta offloaded_pages)
+remote=$(pf_delta remote_pages)
+echo "interleaved: $items work items for $off pages freed by workers, $remote of them on another node"
+[ "$off" -ge $((2 * mb * 256 / 2)) ] ||
+	fail "interleaved: only $off of $((2 * mb * 256)) pages freed by workers"
+[ "$items" -le $((2 * mb * 256 / 64)) ] ||
+	fail "interleaved: $items work items for $off pages (at most one for 64 expected)"
+[ $((remote * 50)) -le "$off" ] ||
+	fail "interleaved: $remote of $off pages freed on another node"
+pf_assert_no_leak "interleaved: after 2 munmaps of $mb MiB"
 
 # --- cpuset ---------------------------------------------------------------
 CS=/sys/fs/cgroup/mmfree-cpuset
@@ -102,8 +126,8 @@ done
 # --- idle_only ------------------------------------------------------------
 pf_load pagefree_mode=async
 assert_eq "$(knob pagefree/idle_only)" 1 "idle_only by default"
-half=$((mb * 256))	# pages of each node in 2 x $mb MiB, in the alt round
-for node in 1 0 alt; do
+half=$((mb * 256))	# pages of each node in 2 x $mb MiB, alt and il
+for node in 1 0 alt il; do
 	pf_snap
 	pf_run taskset -c "$cpu0" pftest node $mb 2 $node
 	pf_wait_inflight
@@ -118,11 +142,14 @@ for node in 1 0 alt; do
 	0)
 		[ "$busy" -ge $((2 * half * 9 / 10)) ] ||
 			fail "idle_only: only $busy of $((2 * half)) pages of node 0 inline as busy, its one CPU the task's" ;;
-	alt)
+	*)	# Half of the pages on each node.
 		[ "$busy" -ge $((half * 9 / 10)) ] ||
-			fail "idle_only: only $busy of $half pages of node 0 inline as busy beside node 1's, its one CPU the task's"
+			fail "idle_only, $node: only $busy of $half pages of node 0 inline as busy beside node 1's, its one CPU the task's"
 		[ "$off" -ge $((half / 2)) ] ||
-			fail "idle_only: only $off of $half pages of node 1 offloaded beside node 0's, node 1's CPU idle" ;;
+			fail "idle_only, $node: only $off of $half pages of node 1 offloaded beside node 0's, node 1's CPU idle"
+		# The counts are of both nodes: node 0's must not hide in them.
+		[ "$off" -le $((half * 11 / 10)) ] ||
+			fail "idle_only, $node: $off pages offloaded, more than node 1's $half" ;;
 	esac
 done
 unload
