@@ -418,10 +418,11 @@ static int mmfree_percpu_detach(void)
 	 * A run detached under after it isolated never reached its end's
 	 * hook; were the hooks attached again before the next run's end,
 	 * that end would count the next run's release as mmfree's.  A
-	 * detach waits for the callbacks in flight; after a failed one, a
-	 * race costs at most one run's count.
+	 * detach waits for the callbacks in flight; after a failed one they
+	 * may still run, and each run's start resets the flag itself.
 	 */
-	mmfree_percpu_run.isolated = false;
+	if (!err)
+		mmfree_percpu_run.isolated = false;
 	return err;
 }
 

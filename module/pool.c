@@ -74,11 +74,14 @@ static atomic_long_t mmfree_pool_inflight = ATOMIC_LONG_INIT(0);
 static atomic_t mmfree_pool_alloc_count = ATOMIC_INIT(0);
 static atomic_t mmfree_pool_items = ATOMIC_INIT(0);	/* queued or running */
 
-/* Per node of the pages (nr_node_ids of them): their items run there. */
+/*
+ * Per node of the pages (nr_node_ids of them): their items run there.  A
+ * cache line each: each node's workers and gatherers write their own.
+ */
 struct mmfree_pool_node {
 	atomic_long_t inflight;		/* pages queued or being freed */
 	unsigned long progress_at;	/* jiffies: mmfree_pool_got_cpu() */
-};
+} ____cacheline_aligned_in_smp;
 
 static struct mmfree_pool_node *mmfree_pool_nodes;
 /* How long progress counts: longer than a worker's wakeup, even under TCG. */
@@ -208,7 +211,12 @@ static void mmfree_item_charge(struct mmfree_item *item, u64 ns)
  */
 void mmfree_pool_got_cpu(int nid)
 {
-	WRITE_ONCE(mmfree_pool_nodes[nid].progress_at, jiffies);
+	unsigned long *at = &mmfree_pool_nodes[nid].progress_at;
+	unsigned long now = jiffies;
+
+	/* Twice an item: keep the line clean within a jiffy. */
+	if (READ_ONCE(*at) != now)
+		WRITE_ONCE(*at, now);
 }
 
 /*
@@ -655,16 +663,17 @@ void mmfree_pool_drain(void)
 
 int mmfree_pool_init(void)
 {
-	int nid;
+	/* No progress yet (jiffies starts 5 minutes before it wraps to 0). */
+	unsigned long never = jiffies -
+			      2 * msecs_to_jiffies(MMFREE_POOL_PROGRESS_MS);
+	unsigned int nid;
 
 	mmfree_pool_nodes = kcalloc(nr_node_ids, sizeof(*mmfree_pool_nodes),
 				    GFP_KERNEL);
 	if (!mmfree_pool_nodes)
 		return -ENOMEM;
-	/* No progress yet (jiffies starts 5 minutes before it wraps to 0). */
 	for (nid = 0; nid < nr_node_ids; nid++)
-		mmfree_pool_nodes[nid].progress_at = jiffies - 2 *
-			msecs_to_jiffies(MMFREE_POOL_PROGRESS_MS);
+		mmfree_pool_nodes[nid].progress_at = never;
 	mmfree_item_cache = KMEM_CACHE(mmfree_item, 0);
 	if (!mmfree_item_cache) {
 		kfree(mmfree_pool_nodes);
