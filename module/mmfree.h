@@ -90,9 +90,6 @@ int mmfree_pool_init(void);
 void mmfree_pool_exit(void);
 void mmfree_pool_tune(void);
 struct mmfree_item *mmfree_item_alloc(void);
-void **mmfree_item_entries(struct mmfree_item *item);
-void mmfree_item_set_entries(struct mmfree_item *item, unsigned int nr,
-			     unsigned long pages);
 void mmfree_item_put_entries(struct mmfree_item *item, void *const *entries,
 			     unsigned int nr, unsigned long pages);
 void mmfree_item_queue(struct mmfree_item *item, struct mmfree_waiter *w,

@@ -136,6 +136,13 @@ struct mmfree_gather {
 	struct rcu_head rcu;
 };
 
+/* mmfree_run_gather()'s room: one call's entries, per CPU. */
+struct mmfree_scratch {
+	void *entries[MMFREE_GATHERED_MAX];
+};
+
+static struct mmfree_scratch __percpu *mmfree_scratch;
+
 static DEFINE_HASHTABLE(mmfree_gathers, 8);
 static DEFINE_SPINLOCK(mmfree_gathers_lock);	/* writers of the table */
 static atomic_t mmfree_nr_gathers = ATOMIC_INIT(0);
@@ -737,39 +744,44 @@ static unsigned int mmfree_run_end(void **entries, unsigned int nr,
 }
 
 /*
- * Put in @item the run of @end entries at @entries and, up to @batch base
- * pages in all, the later entries of the same node and kind: a mapping
- * interleaved over nodes alternates them page by page, and would make an
- * item of each page.  The entries left move down to @entries, in their
- * order.  The kernel reads the array no more once the call returns, and
+ * Grow the run of @end entries at @entries, cut short by a change of node
+ * or kind, by the call's later entries of its node and kind, up to @batch
+ * base pages in all: they move up behind the run, the others after them,
+ * each in their order.  A mapping interleaved over nodes alternates them
+ * page by page, and a run (an item, or an inline call) of each page would
+ * cost an allocation and a queue_work(), or the kernel's batching of the
+ * frees.  The kernel reads the array no more once the call returns, and
  * the order in which a batch is freed does not matter.
- * Return: how many entries are left.
+ * Return: the run's new length.
  */
-static unsigned int mmfree_run_take(struct mmfree_item *item, void **entries,
-				    unsigned int nr, unsigned int end,
-				    unsigned int batch, unsigned long *pages,
-				    bool *linger)
+static unsigned int mmfree_run_gather(void **entries, unsigned int nr,
+				      unsigned int end, unsigned int batch,
+				      unsigned long *pages, bool *linger)
 {
 	struct page *first = mmfree_gathered_page(entries);
-	void **taken = mmfree_item_entries(item);
-	unsigned int i, span, n = end, left = 0;
+	unsigned int i, span, n = 0, others = end;
+	void **taken;
 
-	memcpy(taken, entries, end * sizeof(*entries));
-	for (i = end; i < nr; i += span) {
+	/* No sleep in here: the scratch is this CPU's. */
+	taken = get_cpu_ptr(mmfree_scratch)->entries;
+	for (i = end; i < nr && *pages < batch; i += span) {
 		span = mmfree_entry_span(entries + i);
-		if (*pages < batch &&
-		    mmfree_run_has(first, mmfree_gathered_page(entries + i))) {
+		if (mmfree_run_has(first, mmfree_gathered_page(entries + i))) {
 			memcpy(taken + n, entries + i, span * sizeof(*entries));
 			n += span;
 			mmfree_run_add(entries + i, pages, linger);
 		} else {
-			memmove(entries + left, entries + i,
+			memmove(entries + others, entries + i,
 				span * sizeof(*entries));
-			left += span;
+			others += span;
 		}
 	}
-	mmfree_item_set_entries(item, n, *pages);
-	return left;
+	/* The others fill [end, others); [others, i) is taken's room. */
+	memmove(entries + end + n, entries + end,
+		(others - end) * sizeof(*entries));
+	memcpy(entries + end, taken, n * sizeof(*entries));
+	put_cpu_ptr(mmfree_scratch);
+	return end + n;
 }
 
 /*
@@ -787,13 +799,15 @@ static void mmfree_offload(struct mmfree_gather *g, void **entries,
 		struct page *page = mmfree_gathered_page(entries);
 		int nid = page_to_nid(page);
 		struct mmfree_item *item;
-		unsigned int end, left;
 		unsigned long pages;
+		unsigned int end;
 		bool linger;
 
 		end = mmfree_run_end(entries, nr, batch, g->async, &pages,
 				     &linger);
-		left = nr - end;
+		if (end < nr && pages < batch)
+			end = mmfree_run_gather(entries, nr, end, batch,
+						&pages, &linger);
 		/* The hugetlb pool recovers only when its pages are freed. */
 		if (PageHuge(page)) {
 			mmfree_free_inline(entries, end,
@@ -826,15 +840,7 @@ static void mmfree_offload(struct mmfree_gather *g, void **entries,
 						   MMFREE_STAT_PAGEFREE_INLINE_NOMEM_PAGES);
 				return;
 			}
-			if (left && pages < batch) {
-				/* What is left is at @entries now. */
-				left = mmfree_run_take(item, entries, nr, end,
-						       batch, &pages, &linger);
-				end = 0;
-			} else {
-				mmfree_item_put_entries(item, entries, end,
-							pages);
-			}
+			mmfree_item_put_entries(item, entries, end, pages);
 			/* Others wait for the gather's end, as sync items. */
 			mmfree_trace_offload(MMFREE_STAT_PAGEFREE_OFFLOADED_PAGES,
 					     pages, nid, linger);
@@ -848,7 +854,7 @@ static void mmfree_offload(struct mmfree_gather *g, void **entries,
 				g->cur_pages += pages;
 		}
 		entries += end;
-		nr = left;
+		nr -= end;
 	}
 }
 
@@ -1315,9 +1321,15 @@ static int mmfree_pagefree_init(struct dentry *debugfs)
 {
 	int err;
 
+	mmfree_scratch = alloc_percpu(struct mmfree_scratch);
+	if (!mmfree_scratch) {
+		pr_warn("pagefree disabled: no memory\n");
+		return -ENOMEM;
+	}
 	err = mmfree_pool_init();
 	if (err) {
 		pr_warn("pagefree disabled: no worker pool (%d)\n", err);
+		free_percpu(mmfree_scratch);
 		return err;
 	}
 	mmfree_syms_open_load_gates(mmfree_pagefree_syms,
@@ -1349,6 +1361,7 @@ static void mmfree_pagefree_exit(void)
 	mmfree_pool_exit();
 	/* A task may still be on a wrapper's last instructions. */
 	synchronize_rcu_tasks();
+	free_percpu(mmfree_scratch);
 }
 
 struct mmfree_feature mmfree_pagefree_feature = {

@@ -134,25 +134,12 @@ struct mmfree_item *mmfree_item_alloc(void)
 				GFP_NOWAIT | __GFP_NOWARN | __GFP_NOMEMALLOC);
 }
 
-/* The item's array, for the gatherer to fill: MMFREE_GATHERED_MAX entries. */
-void **mmfree_item_entries(struct mmfree_item *item)
-{
-	return item->entries;
-}
-
-/* The gatherer filled @nr entries of @pages base pages. */
-void mmfree_item_set_entries(struct mmfree_item *item, unsigned int nr,
-			     unsigned long pages)
-{
-	item->nr = nr;
-	item->pages = pages;
-}
-
 void mmfree_item_put_entries(struct mmfree_item *item, void *const *entries,
 			     unsigned int nr, unsigned long pages)
 {
 	memcpy(item->entries, entries, nr * sizeof(*entries));
-	mmfree_item_set_entries(item, nr, pages);
+	item->nr = nr;
+	item->pages = pages;
 }
 
 static void mmfree_item_free_pages(struct mmfree_item *item)
@@ -298,7 +285,7 @@ static void mmfree_item_workfn(struct work_struct *work)
 
 /**
  * mmfree_item_queue - hand an item to the workers
- * @item: filled by mmfree_item_put_entries() or mmfree_item_set_entries()
+ * @item: filled by mmfree_item_put_entries()
  * @w: the waiter that will wait for it, or NULL (async)
  * @nid: node of the item's pages
  * @memcg: async: the memcg of the task that unmapped the pages (a
