@@ -1330,6 +1330,7 @@ static int mmfree_pagefree_init(struct dentry *debugfs)
 	if (err) {
 		pr_warn("pagefree disabled: no worker pool (%d)\n", err);
 		free_percpu(mmfree_scratch);
+		mmfree_scratch = NULL;
 		return err;
 	}
 	mmfree_syms_open_load_gates(mmfree_pagefree_syms,

@@ -126,9 +126,14 @@ for node in 1 0; do
 done
 
 # --- idle_only ------------------------------------------------------------
-# Pages of node $1 that mmfree_offload events traced with reason $2.
+# pftest's mmfree_offload events (not the shell's, nor a daemon's).
+pftest_events() {
+	trace_lines mmfree_offload | grep '^ *pftest-'
+}
+
+# Pages of node $1 that pftest's events traced with reason $2.
 traced_pages() {	# nid reason
-	trace_lines mmfree_offload | awk -v n="$1" -v r="$2" '{
+	pftest_events | awk -v n="$1" -v r="$2" '{
 		p = id = why = ""
 		for (i = 1; i <= NF; i++)
 			if ($i ~ /^pages=/) p = substr($i, 7)
@@ -172,7 +177,7 @@ for node in 1 0 alt il; do
 			fail "idle_only, $node: only $off1 of $half pages of node 1 offloaded, node 1's CPU idle"
 		# Freed inline in runs of a call's pages of the node, as the
 		# kernel batches them, not a call per page.
-		runs0=$(trace_lines mmfree_offload | grep -c " nid=0 .*reason=inline_busy_pages")
+		runs0=$(pftest_events | grep -c " nid=0 .*reason=inline_busy_pages")
 		echo "idle_only, $node: node 0's pages inline in $runs0 runs"
 		[ "$runs0" -le $((half / 64)) ] ||
 			fail "idle_only, $node: node 0's $busy0 pages freed inline in $runs0 runs" ;;
