@@ -73,7 +73,7 @@
 	    "freed inline, by the task itself")				\
 	NUM(PAGEFREE_IDLE_ONLY, pagefree, idle_only, 1, 0, 1,		\
 	    "offload only while a CPU where the pages' workers run (their " \
-	    "node's, in the task's cpuset) is idle (or the pool's "	\
+	    "node's, in the task's cpuset) is idle (or that node's "	\
 	    "workers are getting CPU time)")				\
 	NUM(PAGEFREE_MAX_INFLIGHT_PAGES, pagefree, max_inflight_pages,	\
 	    1048576, 512, 1073741824,					\
