@@ -342,12 +342,6 @@ static struct mem_cgroup *mmfree_gather_memcg(void)
 	return memcg;
 }
 
-/*
- * The nodes whose pages the pool may free for the current task: those
- * whose online CPUs are all in its cpuset.  A node's items run only on
- * its CPUs (strict node pods, pool.c), a CPU-less node's on any CPU.
- * Return: 0, or -ENOMEM.
- */
 /* The CPUs a node's items run on: its own, a CPU-less node's any. */
 static const struct cpumask *mmfree_node_cpus(int nid)
 {
@@ -357,6 +351,12 @@ static const struct cpumask *mmfree_node_cpus(int nid)
 							   cpu_online_mask;
 }
 
+/*
+ * The nodes whose pages the pool may free for the current task: those
+ * whose online CPUs are all in its cpuset.  A node's items run only on
+ * its CPUs (strict node pods, pool.c), a CPU-less node's on any CPU.
+ * Return: 0, or -ENOMEM.
+ */
 static int mmfree_cpuset_nodes(nodemask_t *nodes)
 {
 	cpumask_var_t denied;
