@@ -3,7 +3,8 @@
 # Peers benchmark (make bench, part "peers"): mmfree against what a user
 # could do without it, on a real program, and as memory grows; in one
 # boot, every configuration once per repetition (alternating), so that
-# drift over the boot counts for none of them.
+# drift over the boot counts for none of them; the exits at PEER_MB run
+# back to back (exit_block).
 #
 #   - the curve: munmap, and exit of a process holding the region (kill
 #     until it exits and until the memory is back: pfbench reap), at
@@ -124,7 +125,41 @@ redis_run() {	# config rep
 	wait "$pid" || true
 }
 
-# Everything of one configuration in one repetition.
+# The exits at PEER_MB that issue 23's ratios pair (stock, sync, async,
+# process_mrelease and the zap-only model), back to back.  The host's
+# CPUs run at full or about half speed for seconds to minutes at a
+# time (the zap-only run, mmfree unloaded, shows both): a ratio of two
+# runs minutes apart measured that as much as mmfree.  The order turns
+# by one each repetition, so that none is always first after the module
+# is loaded or unloaded.
+exit_block() {	# rep
+	local rep units i u
+	rep=$1
+	units="stock mrelease zaponly sync async"
+	i=1
+	while [ $i -lt "$rep" ]; do
+		units="${units#* } ${units%% *}"
+		i=$((i + 1))
+	done
+	for u in $units; do
+		case $u in
+		mrelease)
+			main_config stock
+			timed mrelease "$PEER_MB" "$rep" pfbench mrelease "$PEER_MB" 1
+			;;
+		zaponly)
+			main_config stock
+			timed zaponly "$PEER_MB" "$rep" pfbench exitzap "$PEER_MB" 1
+			;;
+		*)
+			main_config "$u"
+			timed "$u" "$PEER_MB" "$rep" pfbench reap "$PEER_MB" 1
+			;;
+		esac
+	done
+}
+
+# Everything else of one configuration in one repetition.
 config_block() {	# stock|sync|async rep
 	local cfg rep mb
 	cfg=$1 rep=$2
@@ -132,7 +167,8 @@ config_block() {	# stock|sync|async rep
 	for mb in $SIZES; do
 		[ "$TARGETS" = 1 ] ||
 			timed "$cfg" "$mb" "$rep" pfbench munmap "$mb" 1
-		timed "$cfg" "$mb" "$rep" pfbench reap "$mb" 1
+		[ "$mb" = "$PEER_MB" ] ||
+			timed "$cfg" "$mb" "$rep" pfbench reap "$mb" 1
 	done
 	if [ "$TARGETS" = 0 ]; then
 		thp always
@@ -140,11 +176,8 @@ config_block() {	# stock|sync|async rep
 		timed "thp-$cfg" "$PEER_MB" "$rep" pfbench reap "$PEER_MB" 1
 		thp never
 	fi
-	if [ "$cfg" = stock ]; then
-		timed mrelease "$PEER_MB" "$rep" pfbench mrelease "$PEER_MB" 1
-		[ "$TARGETS" = 1 ] ||
-			timed zaponly "$PEER_MB" "$rep" pfbench zap "$PEER_MB" 1
-		timed zaponly "$PEER_MB" "$rep" pfbench exitzap "$PEER_MB" 1
+	if [ "$cfg" = stock ] && [ "$TARGETS" = 0 ]; then
+		timed zaponly "$PEER_MB" "$rep" pfbench zap "$PEER_MB" 1
 	fi
 	redis_run "$cfg" "$rep"
 	overkill "$cfg" "$rep" 0
@@ -204,6 +237,7 @@ warm_up
 rep=1
 while [ $rep -le "$REPS" ]; do
 	t0=$(date +%s)
+	exit_block $rep
 	for cfg in stock sync async; do
 		config_block $cfg $rep
 	done
