@@ -133,7 +133,7 @@ redis_run() {	# config rep
 # by one each repetition, so that none is always first after the module
 # is loaded or unloaded.
 exit_block() {	# rep
-	local rep units i u
+	local rep units i u cfg cmd
 	rep=$1
 	units="stock mrelease zaponly sync async"
 	i=1
@@ -143,19 +143,12 @@ exit_block() {	# rep
 	done
 	for u in $units; do
 		case $u in
-		mrelease)
-			main_config stock
-			timed mrelease "$PEER_MB" "$rep" pfbench mrelease "$PEER_MB" 1
-			;;
-		zaponly)
-			main_config stock
-			timed zaponly "$PEER_MB" "$rep" pfbench exitzap "$PEER_MB" 1
-			;;
-		*)
-			main_config "$u"
-			timed "$u" "$PEER_MB" "$rep" pfbench reap "$PEER_MB" 1
-			;;
+		mrelease) cfg=stock cmd=mrelease ;;
+		zaponly) cfg=stock cmd=exitzap ;;
+		*) cfg=$u cmd=reap ;;
 		esac
+		main_config "$cfg"
+		timed "$u" "$PEER_MB" "$rep" pfbench "$cmd" "$PEER_MB" 1
 	done
 }
 
