@@ -125,10 +125,22 @@ int mmfree_ksyms_init(void)
 	int err;
 
 	err = register_kretprobe(&mmfree_lookup_probe);
-	if (err)
+	if (err) {
 		pr_err("cannot resolve kernel symbols: kretprobe on kallsyms_lookup_name failed (%d)\n",
 		       err);
-	return err;
+		return err;
+	}
+	/*
+	 * The kretprobe rides on ftrace (the function starts with its
+	 * patchable call): with ftrace switched off it registers but never
+	 * fires, and every symbol would look missing.
+	 */
+	if (!mmfree_ksym_lookup(mmfree_lookup_probe.kp.symbol_name)) {
+		pr_err("cannot resolve kernel symbols: the kretprobe on kallsyms_lookup_name does not fire (is ftrace switched off? sysctl kernel.ftrace_enabled)\n");
+		unregister_kretprobe(&mmfree_lookup_probe);
+		return -EBUSY;
+	}
+	return 0;
 }
 
 void mmfree_ksyms_exit(void)

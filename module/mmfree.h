@@ -51,7 +51,12 @@ struct mmfree_feature {
 	/* After its symbols and fields checked out; 0: it can run. */
 	int (*init)(struct dentry *debugfs);
 	void (*exit)(void);
-	/* Attach or detach to match the knobs (under the knob lock). */
+	/* Its own switch (mmfree_knob_feature_on()). */
+	enum mmfree_knob_id enabled_knob;
+	/*
+	 * Attach or detach to match the knobs (under the knob lock); an
+	 * attach that fails leaves it detached.
+	 */
 	int (*update)(void);
 	/* The struct fields it reads, checked against BTF at load. */
 	const struct mmfree_field *fields;
@@ -236,6 +241,12 @@ static inline unsigned int mmfree_knob(enum mmfree_knob_id id)
 {
 	/* Knobs change under the knob lock (sysfs.c); readers take a snapshot. */
 	return READ_ONCE(mmfree_knob_vals[id]);
+}
+
+/* Whether a feature whose own switch is @id is to run. */
+static inline bool mmfree_knob_feature_on(enum mmfree_knob_id id)
+{
+	return mmfree_knob(MMFREE_KNOB_ENABLED) && mmfree_knob(id);
 }
 
 /* --- btf.c */

@@ -1232,8 +1232,7 @@ static int mmfree_pagefree_detach(void)
 /* Attach or detach to match the knobs. */
 static int mmfree_pagefree_update(void)
 {
-	bool want = mmfree_knob(MMFREE_KNOB_ENABLED) &&
-		    mmfree_knob(MMFREE_KNOB_PAGEFREE_ENABLED);
+	bool want = mmfree_knob_feature_on(MMFREE_KNOB_PAGEFREE_ENABLED);
 	int err = 0;
 
 	mutex_lock(&mmfree_pagefree_lock);
@@ -1373,6 +1372,7 @@ struct mmfree_feature mmfree_pagefree_feature = {
 	.nr_fields = ARRAY_SIZE(mmfree_pagefree_fields),
 	.init = mmfree_pagefree_init,
 	.exit = mmfree_pagefree_exit,
+	.enabled_knob = MMFREE_KNOB_PAGEFREE_ENABLED,
 	.update = mmfree_pagefree_update,
 	.stat = mmfree_pagefree_stat,
 };

@@ -429,8 +429,7 @@ static int mmfree_percpu_detach(void)
 /* Attach or detach to match the knobs, and re-arm the tick. */
 static int mmfree_percpu_update(void)
 {
-	bool want = mmfree_knob(MMFREE_KNOB_ENABLED) &&
-		    mmfree_knob(MMFREE_KNOB_PERCPU_ENABLED);
+	bool want = mmfree_knob_feature_on(MMFREE_KNOB_PERCPU_ENABLED);
 	unsigned int ms = mmfree_knob(MMFREE_KNOB_PERCPU_INTERVAL_MS);
 	bool rearm;
 	int err = 0;
@@ -669,6 +668,7 @@ struct mmfree_feature mmfree_percpu_feature = {
 	.nr_fields = ARRAY_SIZE(mmfree_chunk_fields),
 	.init = mmfree_percpu_init,
 	.exit = mmfree_percpu_exit,
+	.enabled_knob = MMFREE_KNOB_PERCPU_ENABLED,
 	.update = mmfree_percpu_update,
 	.stat = mmfree_percpu_stat,
 	.action_name = "reclaim",

@@ -9,7 +9,8 @@
  * mmfree_knob_vals[] (knob.c); a file write changes it under
  * mmfree_knobs_lock, after the whole input parsed and passed its limits,
  * so a rejected write changes nothing, and then brings every feature in
- * line (or, if one cannot follow, puts the old value back).
+ * line (or, if one cannot follow, puts the old value back; a feature that
+ * cannot attach even then is left off, its enabled file at 0).
  *
  * The directories come from the features main.c passes in: each usable
  * feature gets one, named after it, holding its knobs (those whose path
@@ -58,6 +59,33 @@ static int mmfree_features_apply(void)
 	return 0;
 }
 
+/*
+ * Bring each feature in line with the knobs on its own, at load and after
+ * a write the features could not follow.  One that cannot attach stays
+ * detached (its update() leaves it so), and its enabled file is set to 0,
+ * so that the files say what runs; the others go on.  Under the knob lock.
+ */
+static void mmfree_features_settle(void)
+{
+	struct mmfree_feature *f;
+	size_t i;
+	int err;
+
+	lockdep_assert_held(&mmfree_knobs_lock);
+	for (i = 0; i < mmfree_nr_features; i++) {
+		f = mmfree_features[i];
+		if (!f->usable)
+			continue;
+		err = f->update();
+		/* A detach that failed keeps it attached: tried again later. */
+		if (!err || !mmfree_knob_feature_on(f->enabled_knob))
+			continue;
+		WRITE_ONCE(mmfree_knob_vals[f->enabled_knob], 0);
+		pr_warn("%s disabled: cannot attach (%d); write 1 to %s/%s/enabled to try again\n",
+			f->name, err, MMFREE_SYSFS_DIR, f->name);
+	}
+}
+
 static ssize_t mmfree_knob_show(struct kobject *kobj,
 				struct kobj_attribute *attr, char *buf)
 {
@@ -93,7 +121,7 @@ static ssize_t mmfree_knob_store(struct kobject *kobj,
 	if (err) {
 		/* The features could not follow: back to where they were. */
 		WRITE_ONCE(mmfree_knob_vals[id], old);
-		mmfree_features_apply();
+		mmfree_features_settle();
 	}
 	mutex_unlock(&mmfree_knobs_lock);
 	return err ?: count;
@@ -298,9 +326,11 @@ static void mmfree_knob_attrs_init(void)
  * @nr: how many
  *
  * The features are brought in line with the knobs before the files
- * exist, so that no write can race with it.
+ * exist, so that no write can race with it.  One that cannot attach
+ * (a livepatch owns one of its functions) is left off, and the module
+ * loads with the others.
  *
- * Return: 0, or the error of a feature's update or of sysfs.
+ * Return: 0, or the error of sysfs.
  */
 int mmfree_sysfs_init(struct mmfree_feature *const *features, size_t nr)
 {
@@ -310,10 +340,8 @@ int mmfree_sysfs_init(struct mmfree_feature *const *features, size_t nr)
 	mmfree_features = features;
 	mmfree_nr_features = nr;
 	mutex_lock(&mmfree_knobs_lock);
-	err = mmfree_features_apply();
+	mmfree_features_settle();
 	mutex_unlock(&mmfree_knobs_lock);
-	if (err)
-		return err;
 
 	mmfree_dirs = kcalloc(nr, sizeof(*mmfree_dirs), GFP_KERNEL);
 	if (!mmfree_dirs)

@@ -2,7 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # Build mmfree.ko for one kernel and print its path on the last line.
 #
-#   scripts/build-module.sh KVER
+#   scripts/build-module.sh [--helper] KVER
+#
+# --helper builds the tests' helper module instead (tests/kmod, with
+# Kbuild in build/kmod/KVER, whatever MMFREE_BUILD says): the guests load
+# it, no package carries it.
 #
 # The build runs in the kernel's own suite (scripts/suite.sh): on the host
 # for bookworm, in the suite's chroot for the others, with that suite's
@@ -17,7 +21,9 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=help.sh
 . "$top/scripts/help.sh"
 help_if_asked "$@"
-kver=${1:?usage: $0 KVER}
+what=module
+[[ ${1:-} != --helper ]] || { what=helper; shift; }
+kver=${1:?usage: $0 [--helper] KVER}
 
 if [[ -n ${MMFREE_KDIR:-} ]]; then
 	suite=bookworm
@@ -33,7 +39,18 @@ if [[ $sroot != / ]]; then
 		"$top/scripts/suite.sh" install "$suite" "linux-headers-$kver"
 fi
 
-case "${MMFREE_BUILD:-dkms}" in
+how=${MMFREE_BUILD:-dkms}
+[[ $what == module ]] || how=helper
+case "$how" in
+helper)
+	out=$top/build/kmod/$kver
+	mkdir -p "$out"
+	cp -au "$top/tests/kmod/." "$out/"
+	"$top/scripts/suite.sh" run "$suite" make -s \
+		-C "${MMFREE_KDIR:-/lib/modules/$kver/build}" \
+		M="$src/build/kmod/$kver" modules >&2
+	echo "$out/mmfree_test_ipmodify.ko"
+	;;
 dkms)
 	path=$("$top/scripts/suite.sh" run "$suite" "$src/scripts/dkms.sh" \
 		install "$kver" | tail -n 1)

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Static checks of the module for every kernel of the matrix, each built
-# in its own suite (scripts/suite.sh: that suite's compiler and sparse): a
+# Static checks of the module (and of the tests' helper module, tests/kmod)
+# for every kernel of the matrix, each built in its own suite
+# (scripts/suite.sh: that suite's compiler and sparse): a
 # W=1 build with sparse (C=2) must print no warning, mmfreectl must build
 # with -Werror and pass its unit tests and its host tests (tests/host/),
 # checkpatch --strict must be clean, and so must shellcheck on every shell
@@ -39,6 +40,11 @@ while read -r id kver suite _; do
 	"$top/scripts/suite.sh" run "$suite" make -j"$(nproc)" \
 		-C "/lib/modules/$kver/build" M="$m" W=1 C=2 modules \
 		>"$log" 2>&1 || st=1
+	# The tests' helper module too (tests/kmod), held to the same rules.
+	cp -a "$top/tests/kmod" "$out/kmod"
+	"$top/scripts/suite.sh" run "$suite" make -j"$(nproc)" \
+		-C "/lib/modules/$kver/build" M="$m/kmod" W=1 C=2 modules \
+		>>"$log" 2>&1 || st=1
 	# Any diagnostic from the compiler or sparse fails the check.
 	if grep -E 'warning:|error:' "$log" >"$out/diag" ; then
 		st=1
@@ -152,7 +158,7 @@ st=0
 	# are not expressions and open-ended lines.
 	xmacro=(include/mmfree/knobs.h module/param.c module/trace.h)
 	mod_src=()
-	for f in module/*.[ch] include/mmfree/*.h; do
+	for f in module/*.[ch] include/mmfree/*.h tests/kmod/*.c; do
 		[[ " ${xmacro[*]} " == *" $f "* || $f == module/gate.c ]] || mod_src+=("$f")
 	done
 	checkpatch --ignore FILE_PATH_CHANGES,LINUX_VERSION_CODE \

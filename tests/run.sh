@@ -18,7 +18,8 @@
 # Usage: tests/run.sh [--kernel ID|KVER[,...]] [--test NAME[,NAME...]]
 #                     [vm.sh options]
 # Env: MMFREE_BUILD_MODULE = command run as "CMD KVER" that builds the module
-#      and prints its path on its last stdout line (default
+#      and prints its path on its last stdout line, and as "CMD --helper
+#      KVER" the same for the tests' helper module (default
 #      scripts/build-module.sh); MMFREE_KERNELS overrides the kernel list;
 #      MMFREE_VM_JOBS = guests booted at once (default: host CPUs: a TCG
 #      guest keeps a CPU busy; a third guest on 2 CPUs slowed each by 1.8x).
@@ -188,6 +189,14 @@ while read -r id k suite runs; do
 	((!host)) || host_pass=$((host_pass + 1))
 	# Keep the name modprobe finds it by (.ko, or .ko.xz from dkms).
 	cp "$module" "$results/$i/mmfree.ko${module##*.ko}"
+	# The tests' helper module, for the kernels that run the whole suite.
+	[[ $runs != subset* && $runs != flavour && $runs != rt ]] || continue
+	if out=$("$build" --helper "$k"); then
+		cp "$(tail -n 1 <<<"$out")" "$results/$i/"
+	else
+		echo "$out" >&2
+		echo "run.sh: building the test helper module for $k failed" >&2
+	fi
 done <<<"$matrix"
 build_s=$((SECONDS - build_t0))
 
@@ -254,10 +263,12 @@ quote() {
 # the counts (and must not end the lane: set -e, pipefail).  Its progress goes to stderr, each line marked with the
 # kernel and boot when guests run side by side.
 boot() {	# lane i kind vm.sh-args...
-	local lane=$1 i=$2 kind=$3 id k runs module t0 tag
+	local lane=$1 i=$2 kind=$3 id k runs module helper t0 tag
 	shift 3
 	read -r id k runs <"$results/$i/kernel"
 	module=$(find "$results/$i" -name 'mmfree.ko*' | head -n 1)
+	helper=$(find "$results/$i" -name 'mmfree_test_*.ko' | head -n 1)
+	[[ -z $helper ]] || set -- --helper "$helper" "$@"
 	tag=$id
 	[[ $kind == main ]] || tag+=" $kind"
 	t0=$SECONDS

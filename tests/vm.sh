@@ -3,9 +3,12 @@
 # guest test suite (tests/guest/) in it; judge the run from the guest's KTAP
 # report and the kernel console.
 #
-# Usage: tests/vm.sh --kernel KVER --module PATH [--test NAME] [--demo]
+# Usage: tests/vm.sh --kernel KVER --module PATH [--helper PATH]
+#                    [--test NAME] [--demo]
 #                    [--mem SIZE] [--smp N] [--numa NODES] [--append "ARGS"]
 #                    [--timeout SEC] [--rootfs packages|bench]
+# --helper adds a test helper module (scripts/build-module.sh --helper)
+# that the guest's modprobe finds.
 # --rootfs packages boots the package test's root filesystem (see
 # scripts/mkrootfs.sh) without the module: the test installs it with apt;
 # --rootfs bench the benchmarks' (the base and redis-server).
@@ -19,12 +22,13 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 . "$root/scripts/help.sh"
 help_if_asked "$@"
 
-kver='' module='' test='' demo=0 script=demo mem=3G smp=2 numa=1 append=''
+kver='' module='' helper='' test='' demo=0 script=demo mem=3G smp=2 numa=1 append=''
 timeout_s=2400 rootfs=base
 while (($#)); do
 	case "$1" in
 	--kernel) kver=${2:?}; shift 2 ;;
 	--module) module=${2:?}; shift 2 ;;
+	--helper) helper=${2:?}; shift 2 ;;
 	--test) test=${2:?}; shift 2 ;;
 	--demo) demo=1; shift ;;
 	--script) demo=1; script=${2:?}; shift 2 ;;
@@ -40,6 +44,7 @@ while (($#)); do
 done
 [[ -n $kver && -n $module ]] || usage_error "--kernel and --module are needed"
 [[ -f $module ]] || { echo "vm.sh: no module file $module" >&2; exit 2; }
+[[ -z $helper || -f $helper ]] || { echo "vm.sh: no helper module file $helper" >&2; exit 2; }
 [[ $test != *[[:space:]]* ]] || { echo "vm.sh: --test takes one word" >&2; exit 2; }
 if ! [[ $numa =~ ^[1-9][0-9]*$ && $smp =~ ^[1-9][0-9]*$ ]] || ((smp % numa != 0)); then
 	echo "vm.sh: --numa takes a number of nodes that divides --smp's CPUs" >&2
@@ -145,6 +150,10 @@ cp "$kmods"/modules.builtin* "$kmods/modules.order" "$omods/"
 if [[ $rootfs != packages ]]; then
 	mkdir -p "$omods/updates/dkms"
 	cp "$module" "$omods/updates/dkms/"
+fi
+if [[ -n $helper ]]; then
+	mkdir -p "$omods/extra"
+	cp "$helper" "$omods/extra/"
 fi
 # depmod resolves base/lib/modules, which the symlink above makes usr/lib.
 if ! depmod_out=$(depmod -b "$stage" "$kver" 2>&1); then

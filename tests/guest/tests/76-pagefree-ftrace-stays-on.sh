@@ -10,7 +10,8 @@
 # one dmesg line saying why, leaving its enabled file at 0; once ftrace
 # is back on, enabling works and the pool takes gathers again.  (Before
 # the ops were permanent the writes succeeded; on 6.1 the third write
-# hung the guest.)
+# hung the guest.)  Loading with ftrace off is refused, with one line
+# saying that symbols cannot be resolved while ftrace is off.
 # Each feature's hooks, and pagefree's gates, share one ftrace_ops (one
 # trampoline in enabled_functions), so that disabling pagefree waits for
 # RCU-tasks 3 times, not once per function (before: 16 ops, 14 waits,
@@ -104,4 +105,27 @@ pf_run pftest munmap 64 2
 pf_wait_inflight
 pf_show "after ftrace came back"
 pf_assert_pooled "after ftrace came back"
+
+# Loading with ftrace off is refused with one line that says why: the
+# symbol lookup's kretprobe rides on ftrace and never fires.  (It used
+# to load with both features off, each "kernel symbol __start_BTF not
+# found".)
 unload
+ftrace_write 0 || fail "kernel.ftrace_enabled=0 refused with mmfree unloaded"
+dmesg_clear
+if modprobe mmfree 2>/dev/null; then
+	ftrace_write 1 >/dev/null
+	log=$(dmesg_new | grep 'mmfree:')
+	echo "$log"
+	fail "modprobe mmfree succeeded with ftrace off"
+fi
+ftrace_write 1 || fail "kernel.ftrace_enabled=1"
+log=$(dmesg_new | grep 'mmfree:')
+echo "$log"
+assert_eq "$(echo "$log" | grep -c 'cannot resolve kernel symbols: .*kernel.ftrace_enabled')" 1 \
+	"lines saying that symbols cannot be resolved with ftrace off"
+assert_eq "$(echo "$log" | grep -c 'disabled\|not found')" 0 \
+	"lines blaming a feature or a symbol"
+if loaded; then
+	fail "mmfree loaded after the refused modprobe"
+fi
