@@ -330,7 +330,7 @@ static void mmfree_knob_attrs_init(void)
  * (a livepatch owns one of its functions) is left off, and the module
  * loads with the others.
  *
- * Return: 0, or the error of sysfs.
+ * Return: 0, or -ENOMEM, or the error of sysfs.
  */
 int mmfree_sysfs_init(struct mmfree_feature *const *features, size_t nr)
 {

@@ -267,8 +267,10 @@ boot() {	# lane i kind vm.sh-args...
 	shift 3
 	read -r id k runs <"$results/$i/kernel"
 	module=$(find "$results/$i" -name 'mmfree.ko*' | head -n 1)
+	# The helper module goes to the main boot only: the package test
+	# checks that nothing named mmfree is left after the purge.
 	helper=$(find "$results/$i" -name 'mmfree_test_*.ko' | head -n 1)
-	[[ -z $helper ]] || set -- --helper "$helper" "$@"
+	[[ -z $helper || $kind != main ]] || set -- --helper "$helper" "$@"
 	tag=$id
 	[[ $kind == main ]] || tag+=" $kind"
 	t0=$SECONDS

@@ -8,7 +8,7 @@
 #                    [--mem SIZE] [--smp N] [--numa NODES] [--append "ARGS"]
 #                    [--timeout SEC] [--rootfs packages|bench]
 # --helper adds a test helper module (scripts/build-module.sh --helper)
-# that the guest's modprobe finds.
+# that the guest's modprobe finds (not with --rootfs packages).
 # --rootfs packages boots the package test's root filesystem (see
 # scripts/mkrootfs.sh) without the module: the test installs it with apt;
 # --rootfs bench the benchmarks' (the base and redis-server).
@@ -151,7 +151,7 @@ if [[ $rootfs != packages ]]; then
 	mkdir -p "$omods/updates/dkms"
 	cp "$module" "$omods/updates/dkms/"
 fi
-if [[ -n $helper ]]; then
+if [[ -n $helper && $rootfs != packages ]]; then
 	mkdir -p "$omods/extra"
 	cp "$helper" "$omods/extra/"
 fi

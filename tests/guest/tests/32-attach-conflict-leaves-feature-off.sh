@@ -3,8 +3,9 @@
 # loads.  A test module (tests/kmod) claims tlb_finish_mmu with an
 # IPMODIFY ftrace_ops, as a livepatch of it would: modprobe mmfree
 # succeeds, percpu runs (a reclaim write makes its hook scan),
-# pagefree/enabled reads 0 with one dmesg line saying so, and writing 1
-# fails and changes nothing.  Once the other user is gone, writing 1
+# pagefree/enabled reads 0, dmesg names the functions and then says
+# that pagefree is disabled (one line each), and writing 1 fails and
+# changes nothing.  Once the other user is gone, writing 1
 # attaches pagefree and the pool takes gathers.  (modprobe used to fail
 # as a whole, percpu included.)
 MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -29,6 +30,8 @@ load pagefree_mode=async pagefree_idle_only=0
 log=$(dmesg_new | grep 'mmfree:')
 echo "$log"
 assert_eq "$(knob pagefree/enabled)" 0 "pagefree/enabled after the load"
+assert_eq "$(echo "$log" | grep -c 'cannot attach to .* (-16)')" 1 \
+	"dmesg lines naming the functions pagefree could not attach to"
 assert_eq "$(echo "$log" | grep -c 'pagefree disabled: cannot attach')" 1 \
 	"dmesg lines saying that pagefree stayed off"
 assert_eq "$(echo "$log" | grep -c 'percpu disabled')" 0 "lines saying percpu is off"
