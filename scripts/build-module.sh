@@ -21,8 +21,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=help.sh
 . "$top/scripts/help.sh"
 help_if_asked "$@"
-what=module
-[[ ${1:-} != --helper ]] || { what=helper; shift; }
+how=${MMFREE_BUILD:-dkms}
+[[ ${1:-} != --helper ]] || { how=--helper; shift; }
 kver=${1:?usage: $0 [--helper] KVER}
 
 if [[ -n ${MMFREE_KDIR:-} ]]; then
@@ -39,17 +39,23 @@ if [[ $sroot != / ]]; then
 		"$top/scripts/suite.sh" install "$suite" "linux-headers-$kver"
 fi
 
-how=${MMFREE_BUILD:-dkms}
-[[ $what == module ]] || how=helper
-case "$how" in
-helper)
-	out=$top/build/kmod/$kver
+# Build with Kbuild in build/DIR/KVER, from the sources given, and print
+# the module's path.  cp -u keeps unchanged sources' timestamps: Kbuild
+# recompiles only what changed.
+kbuild() {	# DIR MODULE SOURCE...
+	local dir=$1 ko=$2 out=$top/build/$1/$kver
+	shift 2
 	mkdir -p "$out"
-	cp -au "$top/tests/kmod/." "$out/"
+	cp -au "$@" "$out/"
 	"$top/scripts/suite.sh" run "$suite" make -s \
 		-C "${MMFREE_KDIR:-/lib/modules/$kver/build}" \
-		M="$src/build/kmod/$kver" modules >&2
-	echo "$out/mmfree_test_ipmodify.ko"
+		M="$src/build/$dir/$kver" modules >&2
+	echo "$out/$ko"
+}
+
+case "$how" in
+--helper)
+	kbuild kmod mmfree_test_ipmodify.ko "$top/tests/kmod/."
 	;;
 dkms)
 	path=$("$top/scripts/suite.sh" run "$suite" "$src/scripts/dkms.sh" \
@@ -57,15 +63,8 @@ dkms)
 	echo "${sroot%/}$path"
 	;;
 make)
-	out=$top/build/mod/$kver
-	mkdir -p "$out"
-	# cp -u keeps unchanged sources' timestamps: Kbuild recompiles
-	# only what changed.
-	cp -au "$top/Kbuild" "$top/dkms.conf" "$top/module" "$top/include" "$out/"
-	"$top/scripts/suite.sh" run "$suite" make -s \
-		-C "${MMFREE_KDIR:-/lib/modules/$kver/build}" \
-		M="$src/build/mod/$kver" modules >&2
-	echo "$out/mmfree.ko"
+	kbuild mod mmfree.ko "$top/Kbuild" "$top/dkms.conf" "$top/module" \
+		"$top/include"
 	;;
 *)
 	echo "build-module.sh: MMFREE_BUILD must be dkms or make" >&2
