@@ -94,6 +94,7 @@ struct mmfree_waiter {
 int mmfree_pool_init(void);
 void mmfree_pool_exit(void);
 void mmfree_pool_tune(void);
+bool mmfree_pool_fail_alloc(void);
 struct mmfree_item *mmfree_item_alloc(void);
 void mmfree_item_put_entries(struct mmfree_item *item, void *const *entries,
 			     unsigned int nr, unsigned long pages);

@@ -380,6 +380,8 @@ static struct mmfree_gather *mmfree_gather_open(struct mmu_gather *tlb)
 {
 	struct mmfree_gather *g;
 
+	if (mmfree_pool_fail_alloc())
+		return NULL;
 	g = kmalloc(sizeof(*g), GFP_NOWAIT | __GFP_NOWARN | __GFP_NOMEMALLOC);
 	if (!g)
 		return NULL;

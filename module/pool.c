@@ -98,14 +98,14 @@ static int mmfree_pool_cap;
 static DEFINE_MUTEX(mmfree_pool_cap_lock);
 
 /*
- * Test hook: make every Nth item allocation fail.  Set at load only: at
- * run time nothing but the knob lock's writers may change how the pool
- * behaves.
+ * Test hook: make every Nth allocation of a gather's context or of a work
+ * item fail.  Set at load only: at run time nothing but the knob lock's
+ * writers may change how the pool behaves.
  */
 static unsigned int mmfree_test_fail_alloc;
 module_param_named(test_fail_alloc, mmfree_test_fail_alloc, uint, 0400);
 MODULE_PARM_DESC(test_fail_alloc,
-		 "testing only: fail every Nth work item allocation (0: never)");
+		 "testing only: fail every Nth context or work item allocation (0: never)");
 
 /*
  * Test hook: items take no cgroup reference and charge nothing, the
@@ -115,6 +115,15 @@ static bool mmfree_test_uncharged;
 module_param_named(test_uncharged, mmfree_test_uncharged, bool, 0400);
 MODULE_PARM_DESC(test_uncharged,
 		 "testing only: charge no cgroup for the workers' time");
+
+/* Whether the test hook fails this allocation (test_fail_alloc). */
+bool mmfree_pool_fail_alloc(void)
+{
+	unsigned int every = mmfree_test_fail_alloc;
+
+	return every &&
+	       atomic_inc_return(&mmfree_pool_alloc_count) % every == 0;
+}
 
 /**
  * mmfree_item_alloc - a work item for up to MMFREE_GATHERED_MAX entries
@@ -126,9 +135,7 @@ MODULE_PARM_DESC(test_uncharged,
  */
 struct mmfree_item *mmfree_item_alloc(void)
 {
-	unsigned int every = mmfree_test_fail_alloc;
-
-	if (every && atomic_inc_return(&mmfree_pool_alloc_count) % every == 0)
+	if (mmfree_pool_fail_alloc())
 		return NULL;
 	return kmem_cache_alloc(mmfree_item_cache,
 				GFP_NOWAIT | __GFP_NOWARN | __GFP_NOMEMALLOC);

@@ -9,10 +9,10 @@
 # item scanned); with items in flight but
 # the workers held, a munmap is freed inline as busy (a busy pool is not
 # an idle CPU).  test_fail_alloc=1 (a
-# load-time parameter, not writable at run time): every work item
-# allocation fails, so everything is freed inline as nomem and nothing
-# is offloaded, in sync and async mode; test_fail_alloc=3 mixes both.
-# No leak either way.
+# load-time parameter, not writable at run time): every context and work
+# item allocation fails, so everything is freed inline as nomem, counted
+# once, and nothing is offloaded, in sync and async mode;
+# test_fail_alloc=3 mixes both.  No leak either way.
 MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
 # shellcheck source=../lib.sh
 . "$MMFREE_GUEST/lib.sh"
@@ -91,7 +91,8 @@ assert_eq "$items" 0 "busy pool: work items queued while no CPU was idle"
 	fail "busy pool: only $busy of $pages pages freed inline as busy"
 
 # --- test_fail_alloc -----------------------------------------------------
-# A fault injection for tests, set at load only: not writable later.
+# A fault injection for tests, set at load only: not writable later.  It
+# fails the allocation of a gather's context as well as of a work item.
 pf_load
 [ -e "$PARAMS/test_fail_alloc" ] || fail "no $PARAMS/test_fail_alloc"
 # (test -w is true for root whatever the mode: look at the mode, and write.)
@@ -121,6 +122,10 @@ for mode in sync async; do
 			[ "$help" = 0 ] || fail "$mode, every allocation failing: $help pages helped"
 			[ "$nomem" -ge $((expect * 9 / 10)) ] ||
 				fail "$mode, every allocation failing: only $nomem of $expect pages inline as nomem"
+			# Counted once, though a gather's flushes and its
+			# end each look at what it holds.
+			[ "$nomem" -le $((expect * 11 / 10)) ] ||
+				fail "$mode, every allocation failing: $nomem pages inline as nomem for $expect freed"
 		else
 			[ "$nomem" -gt 0 ] ||
 				fail "$mode, every 3rd allocation failing: no page inline as nomem"
