@@ -132,11 +132,12 @@ int mmfree_ksyms_init(void)
 	}
 	/*
 	 * The kretprobe rides on ftrace (the function starts with its
-	 * patchable call): with ftrace switched off it registers but never
-	 * fires, and every symbol would look missing.
+	 * patchable call): with ftrace switched off, or with every kprobe
+	 * disarmed, it registers but never fires, and every symbol would
+	 * look missing.  Neither switch is readable from a module.
 	 */
 	if (!mmfree_ksym_lookup(mmfree_lookup_probe.kp.symbol_name)) {
-		pr_err("cannot resolve kernel symbols: the kretprobe on kallsyms_lookup_name does not fire (is ftrace switched off? sysctl kernel.ftrace_enabled)\n");
+		pr_err("cannot resolve kernel symbols: the kretprobe on kallsyms_lookup_name does not fire (ftrace switched off? sysctl kernel.ftrace_enabled; kprobes disarmed? /sys/kernel/debug/kprobes/enabled)\n");
 		unregister_kretprobe(&mmfree_lookup_probe);
 		return -EBUSY;
 	}

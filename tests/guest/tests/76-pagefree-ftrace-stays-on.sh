@@ -129,3 +129,24 @@ assert_eq "$(echo "$log" | grep -c 'disabled\|not found')" 0 \
 if loaded; then
 	fail "mmfree loaded after the refused modprobe"
 fi
+
+# With kprobes disarmed (debugfs kprobes/enabled 0) the lookup's
+# kretprobe is registered but never fires either: the line names that
+# switch too.  (It used to name only ftrace, which was on.)
+KPROBES=/sys/kernel/debug/kprobes/enabled
+[ -w $KPROBES ] || fail "no $KPROBES"
+echo 0 >$KPROBES || fail "disarming kprobes"
+dmesg_clear
+if modprobe mmfree 2>/dev/null; then
+	echo 1 >$KPROBES
+	fail "modprobe mmfree succeeded with kprobes disarmed"
+fi
+echo 1 >$KPROBES || fail "arming kprobes again"
+log=$(dmesg_new | grep 'mmfree:')
+echo "$log"
+assert_eq "$(echo "$log" | grep -c 'cannot resolve kernel symbols: .*kprobes/enabled')" 1 \
+	"lines saying that symbols cannot be resolved with kprobes disarmed"
+if loaded; then
+	fail "mmfree loaded after the refused modprobe"
+fi
+load
