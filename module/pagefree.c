@@ -916,9 +916,11 @@ static void mmfree_tlb_finish_mmu(struct mmu_gather *tlb)
 		g->flushing--;
 	} else {
 		/*
-		 * pagefree came on, or min_pages went down, after the look
-		 * above: the kernel's final flush may have opened a context
-		 * for this gather, and only its end closes it.
+		 * Where the kernel's final flush calls tlb_flush_mmu() (the
+		 * Debian builds measured inline it), its hook may have
+		 * opened a context for this gather after the look above:
+		 * pagefree came on, min_pages went down, or the allocation
+		 * failed here and not there.  Only its end closes it.
 		 */
 		g = mmfree_gather_current();
 		if (g && g->tlb != tlb)

@@ -163,7 +163,7 @@ const struct mmfree_stat_desc mmfree_stat_descs[MMFREE_NR_STATS] = {
 	[MMFREE_STAT_PAGEFREE_INLINE_NOMEM_PAGES] = {
 		.dir = "pagefree/stats", .name = "inline_nomem_pages",
 		.unit = MMFREE_STAT_FREED,
-		.help = "freed inline: a work item could not be allocated",
+		.help = "freed inline: a context or work item could not be allocated",
 	},
 	[MMFREE_STAT_PAGEFREE_INLINE_OOM_PAGES] = {
 		.dir = "pagefree/stats", .name = "inline_oom_pages",

@@ -6,9 +6,9 @@
 #   - a controller toggles every knob under /sys/kernel/mmfree, switches
 #     pagefree between sync and async, writes percpu/reclaim and removes
 #     and reloads the module (with varying parameters) every few steps;
-#   - allocation faults are injected into mmfree's work items: the
-#     module's test_fail_alloc parameter at its reloads (every Nth
-#     allocation fails), and
+#   - allocation faults are injected into mmfree's gather contexts and
+#     work items: the module's test_fail_alloc parameter at its reloads
+#     (every Nth allocation fails), and
 #     where the kernel has FAILSLAB (the debug kernel, booted with
 #     slub_debug=A,mmfree_item) failslab restricted to the mmfree_item
 #     cache;

@@ -31,11 +31,15 @@ ftrace_write() {
 	{ /usr/bin/printf '%s' "$1" >$SYSCTL; } 2>&1
 }
 
+KPROBES=/sys/kernel/debug/kprobes/enabled
+# The later tests need both: put them back however this one ends.
 restore_ftrace() {
 	ftrace_write 1 >/dev/null
+	echo 1 >$KPROBES 2>/dev/null
 	pf_cleanup
 }
 trap restore_ftrace EXIT
+trap 'exit 1' TERM
 
 pf_load pagefree_mode=async pagefree_idle_only=0
 # The trampolines of the functions whose callback is mmfree's.
@@ -133,7 +137,6 @@ fi
 # With kprobes disarmed (debugfs kprobes/enabled 0) the lookup's
 # kretprobe is registered but never fires either: the line names that
 # switch too.  (It used to name only ftrace, which was on.)
-KPROBES=/sys/kernel/debug/kprobes/enabled
 [ -w $KPROBES ] || fail "no $KPROBES"
 echo 0 >$KPROBES || fail "disarming kprobes"
 dmesg_clear
@@ -146,6 +149,8 @@ log=$(dmesg_new | grep 'mmfree:')
 echo "$log"
 assert_eq "$(echo "$log" | grep -c 'cannot resolve kernel symbols: .*kprobes/enabled')" 1 \
 	"lines saying that symbols cannot be resolved with kprobes disarmed"
+assert_eq "$(echo "$log" | grep -c 'disabled\|not found')" 0 \
+	"lines blaming a feature or a symbol with kprobes disarmed"
 if loaded; then
 	fail "mmfree loaded after the refused modprobe"
 fi
