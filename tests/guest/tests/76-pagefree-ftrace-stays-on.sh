@@ -32,11 +32,37 @@ ftrace_write() {
 }
 
 KPROBES=/sys/kernel/debug/kprobes/enabled
+kprobes_arm() {
+	echo 1 >$KPROBES
+}
+
 # The later tests need both: put them back however this one ends.
 restore_ftrace() {
 	ftrace_write 1 >/dev/null
-	echo 1 >$KPROBES 2>/dev/null
+	kprobes_arm 2>/dev/null
 	pf_cleanup
+}
+
+# With a switch the symbol lookup's kretprobe needs turned off ($1, as
+# the messages name it), a load is refused with one line matching $3
+# and none blaming a feature or a symbol; $2 turns the switch back on.
+assert_load_refused() {
+	dmesg_clear
+	if modprobe mmfree 2>/dev/null; then
+		$2 >/dev/null
+		dmesg_new | grep 'mmfree:'
+		fail "modprobe mmfree succeeded with $1"
+	fi
+	$2 || fail "$1: turning it back on"
+	log=$(dmesg_new | grep 'mmfree:')
+	echo "$log"
+	assert_eq "$(echo "$log" | grep -c "cannot resolve kernel symbols: .*$3")" 1 \
+		"lines saying that symbols cannot be resolved with $1"
+	assert_eq "$(echo "$log" | grep -c 'disabled\|not found')" 0 \
+		"lines blaming a feature or a symbol with $1"
+	if loaded; then
+		fail "mmfree loaded after the refused modprobe with $1"
+	fi
 }
 trap restore_ftrace EXIT
 trap 'exit 1' TERM
@@ -116,42 +142,12 @@ pf_assert_pooled "after ftrace came back"
 # found".)
 unload
 ftrace_write 0 || fail "kernel.ftrace_enabled=0 refused with mmfree unloaded"
-dmesg_clear
-if modprobe mmfree 2>/dev/null; then
-	ftrace_write 1 >/dev/null
-	log=$(dmesg_new | grep 'mmfree:')
-	echo "$log"
-	fail "modprobe mmfree succeeded with ftrace off"
-fi
-ftrace_write 1 || fail "kernel.ftrace_enabled=1"
-log=$(dmesg_new | grep 'mmfree:')
-echo "$log"
-assert_eq "$(echo "$log" | grep -c 'cannot resolve kernel symbols: .*kernel.ftrace_enabled')" 1 \
-	"lines saying that symbols cannot be resolved with ftrace off"
-assert_eq "$(echo "$log" | grep -c 'disabled\|not found')" 0 \
-	"lines blaming a feature or a symbol"
-if loaded; then
-	fail "mmfree loaded after the refused modprobe"
-fi
+assert_load_refused "ftrace off" "ftrace_write 1" kernel.ftrace_enabled
 
 # With kprobes disarmed (debugfs kprobes/enabled 0) the lookup's
 # kretprobe is registered but never fires either: the line names that
 # switch too.  (It used to name only ftrace, which was on.)
 [ -w $KPROBES ] || fail "no $KPROBES"
 echo 0 >$KPROBES || fail "disarming kprobes"
-dmesg_clear
-if modprobe mmfree 2>/dev/null; then
-	echo 1 >$KPROBES
-	fail "modprobe mmfree succeeded with kprobes disarmed"
-fi
-echo 1 >$KPROBES || fail "arming kprobes again"
-log=$(dmesg_new | grep 'mmfree:')
-echo "$log"
-assert_eq "$(echo "$log" | grep -c 'cannot resolve kernel symbols: .*kprobes/enabled')" 1 \
-	"lines saying that symbols cannot be resolved with kprobes disarmed"
-assert_eq "$(echo "$log" | grep -c 'disabled\|not found')" 0 \
-	"lines blaming a feature or a symbol with kprobes disarmed"
-if loaded; then
-	fail "mmfree loaded after the refused modprobe"
-fi
+assert_load_refused "kprobes disarmed" kprobes_arm kprobes/enabled
 load
