@@ -196,13 +196,18 @@ pf_cleanup() {
 trap pf_cleanup EXIT
 
 # A fresh module with defaults (or the given parameters) and pagefree
-# present; THP off.
+# present; THP off.  The old module's pf_snap is forgotten: its
+# statistics started over.
 pf_load() {
+	local f
 	unload
 	load "$@"
 	[ -d "$PF" ] || fail "$PF missing: pagefree is not available on $(uname -r) (see dmesg: $(dmesg | grep -i pagefree | tail -n 1))"
 	[ "$(knob pagefree/enabled)" = 1 ] || fail "pagefree/enabled is $(knob pagefree/enabled) after modprobe $*"
 	pf_stats_list
+	for f in "$PF"/stats/*; do
+		unset "PF_SNAP_${f##*/}"
+	done
 	[ "$(thp_mode)" = never ] || thp_set never
 }
 
@@ -215,18 +220,24 @@ pf_knob() {	# name value
 	assert_eq "$(knob "pagefree/$1")" "$2" "pagefree/$1 after writing $2"
 }
 
-# Remember every counter; pf_delta NAME is its growth since then.
+# Remember every statistic; pf_delta NAME is its growth since then.
 pf_snap() {
-	local n
+	local f
 	[ -n "$PF_COUNTERS" ] || pf_stats_list
-	for n in $PF_COUNTERS; do
-		eval "PF_SNAP_$n=$(pf_stat "$n")"
+	for f in "$PF"/stats/*; do
+		eval "PF_SNAP_${f##*/}=$(cat "$f")"
 	done
 }
 
+# A statistic no pf_snap read has no growth to tell: the caller's check
+# fails, rather than taking the value since the load for one.
 pf_delta() {
 	local was
-	eval "was=\$PF_SNAP_$1"
+	eval "was=\${PF_SNAP_$1-}"
+	if [ -z "$was" ]; then
+		echo "FAIL: pf_delta $1: no pf_snap has read it" >&2
+		exit 1
+	fi
 	echo $(($(pf_stat "$1") - was))
 }
 
