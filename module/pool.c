@@ -109,10 +109,13 @@ MODULE_PARM_DESC(test_fail_alloc,
 
 /*
  * Test hook: items take no cgroup reference and charge nothing, the
- * baseline make bench measures the charging's cost against.
+ * baseline make bench measures the charging's cost against.  Writable at
+ * run time, so that the bench compares both in one module instance: each
+ * item reads it once, when it is queued, and its release copes with
+ * either choice.
  */
 static bool mmfree_test_uncharged;
-module_param_named(test_uncharged, mmfree_test_uncharged, bool, 0400);
+module_param_named(test_uncharged, mmfree_test_uncharged, bool, 0600);
 MODULE_PARM_DESC(test_uncharged,
 		 "testing only: charge no cgroup for the workers' time");
 
@@ -309,7 +312,7 @@ void mmfree_item_queue(struct mmfree_item *item, struct mmfree_waiter *w,
 	item->waiter = w;
 	item->nid = nid;
 	item->memcg = NULL;
-	item->cgrp = mmfree_test_uncharged ? NULL :
+	item->cgrp = READ_ONCE(mmfree_test_uncharged) ? NULL :
 		     mmfree_task_cgroup_get(current);
 	atomic_long_add(item->pages, &mmfree_pool_inflight);
 	atomic_long_add(item->pages, &mmfree_pool_nodes[nid].inflight);

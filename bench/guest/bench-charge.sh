@@ -10,14 +10,14 @@
 #
 #   stock     mmfree not loaded
 #   sync      sync mode, the workers' time charged to the cgroup
-#   sync-nc   sync mode, loaded with test_uncharged=1: nothing charged
+#   sync-nc   sync mode, test_uncharged=1: nothing charged
 #   async     async mode, charged
 #   async-nc  async mode, not charged
 #
 # Lines: "PF test config size rep seconds" per run, and "PFSTAT config
 # test size stat delta" per run (worker_ns and work_items give the
 # workers' time per item), "PFINFO key value...".  Sizes come from the
-# kernel command line: mmfree_charge_reps=N (default 3) and
+# kernel command line: mmfree_charge_reps=N (default 4) and
 # mmfree_charge_mb=MB (default 1024).
 MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")" && pwd)}
 # shellcheck source=../../tests/guest/lib.sh
@@ -39,42 +39,41 @@ for arg in $cmdline; do
 	esac
 done
 
-# Whether the loaded module charges nothing (test_uncharged=1).
-uncharged() {
-	[ "$(cat /sys/module/mmfree/parameters/test_uncharged)" = Y ]
-}
+UNCHARGED=/sys/module/mmfree/parameters/test_uncharged
 
 # Loading patches kernel text: only here, while no benchmark process runs.
+# The charged and uncharged configurations share one load: test_uncharged
+# is toggled at run time, and each item follows the value it was queued
+# under.  After a load or an unload, one untimed run of each test: the
+# first runs after either pay for translating the patched text (and the
+# module's code) anew under TCG.
 config() {	# stock|sync|async|sync-nc|async-nc
 	local nc=N
-	case "$1" in
-	stock)
-		unload
+	if [ "$1" = stock ]; then
+		if loaded; then
+			unload
+			warm
+		fi
 		return
-		;;
+	fi
+	case "$1" in
 	*-nc) nc=Y ;;
 	esac
-	if loaded; then
-		if uncharged; then
-			[ $nc = Y ] || unload
-		else
-			[ $nc = N ] || unload
-		fi
-	fi
 	if ! loaded; then
-		if [ $nc = Y ]; then
-			load test_uncharged=1
-		else
-			load
-		fi
+		load
 		knob_write pagefree/enabled 1 || fail "pagefree/enabled 1"
+		warm
 	fi
 	mode "${1%-nc}"
-	if uncharged; then
-		[ $nc = Y ] || fail "$1: loaded with test_uncharged=1"
-	else
-		[ $nc = N ] || fail "$1: loaded without test_uncharged=1"
-	fi
+	echo $nc >$UNCHARGED || fail "$1: test_uncharged $nc"
+	[ "$(cat $UNCHARGED)" = $nc ] || fail "$1: test_uncharged is not $nc"
+}
+
+# Untimed runs in the current configuration.
+warm() {
+	pfbench munmap 256 1 >/dev/null || fail "pfbench munmap"
+	pfbench exit 256 1 >/dev/null || fail "pfbench exit"
+	quiesce
 }
 
 # One timed run: its PF line and its statistics.
@@ -104,8 +103,7 @@ start=$(date +%s)
 # under TCG pay for its translation.
 for cfg in $CONFIGS; do
 	config "$cfg"
-	pfbench munmap 256 1 >/dev/null || fail "pfbench munmap"
-	pfbench exit 256 1 >/dev/null || fail "pfbench exit"
+	warm
 done
 REP=1
 while [ $REP -le "$REPS" ]; do

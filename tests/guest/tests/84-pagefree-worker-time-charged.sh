@@ -10,7 +10,8 @@
 # 8 MiB munmap: each says populated 0 by the time mmfreectl wait
 # returns, is removed, and nr_dying_descendants comes back to where it
 # was (an item's cgroup reference lasts as long as the item).  With
-# test_uncharged=1 (make bench's baseline) charged_ns stays 0.  (Before,
+# test_uncharged=1 (make bench's baseline) charged_ns stays 0, at load
+# and set at run time, and setting it back to 0 charges again.  (Before,
 # the workers' time showed in no cgroup: usage grew by the loop's own
 # time only.)
 MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -105,5 +106,24 @@ pf_in_cg $CG pftest munmap 64 2 >/dev/null || fail "pftest with test_uncharged=1
 pf_wait_inflight
 [ "$(pf_delta worker_ns)" -gt 0 ] || fail "test_uncharged=1: the workers freed nothing"
 assert_eq "$(pf_delta charged_ns)" 0 "test_uncharged=1: charged_ns"
+
+# The bench toggles it at run time, both configurations in one module
+# instance: each item follows the value it was queued under.
+P=/sys/module/mmfree/parameters/test_uncharged
+echo 0 >$P || fail "writing 0 to $P"
+pf_snap
+pf_in_cg $CG pftest munmap 64 2 >/dev/null || fail "pftest with test_uncharged=0"
+pf_wait_inflight
+[ "$(pf_delta charged_ns)" -gt 0 ] ||
+	fail "test_uncharged set to 0 at run time: charged_ns did not grow"
+echo 1 >$P || fail "writing 1 to $P"
+pf_snap
+pf_in_cg $CG pftest munmap 64 2 >/dev/null || fail "pftest with test_uncharged=1 again"
+pf_wait_inflight
+assert_eq "$(pf_delta charged_ns)" 0 "test_uncharged set back to 1: charged_ns"
+if /usr/bin/printf maybe >$P 2>/dev/null; then
+	fail "test_uncharged took 'maybe'"
+fi
+assert_eq "$(cat $P)" Y "test_uncharged after the refused write"
 rmdir $CG || fail "rmdir $CG"
 unload
