@@ -10,8 +10,10 @@
 # one dmesg line saying why, leaving its enabled file at 0; once ftrace
 # is back on, enabling works and the pool takes gathers again.  (Before
 # the ops were permanent the writes succeeded; on 6.1 the third write
-# hung the guest.)  Loading with ftrace off is refused, with one line
-# saying that symbols cannot be resolved while ftrace is off.
+# hung the guest.)  Loading with ftrace off, or with every kprobe
+# disarmed (debugfs kprobes/enabled 0), is refused, with one line saying
+# that symbols cannot be resolved and naming both switches, and none
+# blaming a symbol; once both are back on, the module loads.
 # Each feature's hooks, and pagefree's gates, share one ftrace_ops (one
 # trampoline in enabled_functions), so that disabling pagefree waits for
 # RCU-tasks 3 times, not once per function (before: 16 ops, 14 waits,
