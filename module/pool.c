@@ -152,9 +152,13 @@ void mmfree_item_put_entries(struct mmfree_item *item, void *const *entries,
 	item->pages = pages;
 }
 
-static void mmfree_item_free_pages(struct mmfree_item *item)
+/*
+ * An item's pages count as back.  Called once the item is accounted:
+ * whoever waits for its pages (mmfreectl wait, a memcg OOM) reads its
+ * statistics and its cgroup's charge complete when they are.
+ */
+static void mmfree_item_back(struct mmfree_item *item)
 {
-	mmfree_call_free_pages(item->entries, item->nr);
 	atomic_long_sub(item->pages, &mmfree_pool_nodes[item->nid].inflight);
 	if (!atomic_long_sub_return(item->pages, &mmfree_pool_inflight)) {
 		mmfree_stat_notify(MMFREE_STAT_PAGEFREE_INFLIGHT_PAGES);
@@ -270,7 +274,7 @@ static void mmfree_item_workfn(struct work_struct *work)
 
 	mmfree_run_start(&run);
 	mmfree_pool_got_cpu(item->nid);
-	mmfree_item_free_pages(item);
+	mmfree_call_free_pages(item->entries, item->nr);
 	mmfree_pool_got_cpu(item->nid);
 	ns = mmfree_run_ns(&run);
 	mmfree_stat_add(MMFREE_STAT_PAGEFREE_OFFLOADED_PAGES, item->pages);
@@ -281,6 +285,7 @@ static void mmfree_item_workfn(struct work_struct *work)
 	mmfree_item_charge(item, ns);
 	trace_mmfree_item_freed(item->pages, item->nid, ns, false,
 				mmfree_cgroup_id(item->cgrp));
+	mmfree_item_back(item);
 	atomic_dec(&mmfree_pool_items);
 	/* A sync item's memory is its waiter's: hands off after this. */
 	if (w) {
@@ -349,9 +354,10 @@ static unsigned long mmfree_item_free_taken(struct mmfree_item *item,
 					    const struct mmfree_run *run)
 {
 	atomic_dec(&mmfree_pool_items);
-	mmfree_item_free_pages(item);
+	mmfree_call_free_pages(item->entries, item->nr);
 	trace_mmfree_item_freed(item->pages, item->nid, mmfree_run_ns(run),
 				true, mmfree_cgroup_id(item->cgrp));
+	mmfree_item_back(item);
 	return item->pages;
 }
 
