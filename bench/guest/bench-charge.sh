@@ -44,9 +44,9 @@ UNCHARGED=/sys/module/mmfree/parameters/test_uncharged
 # Loading patches kernel text: only here, while no benchmark process runs.
 # The charged and uncharged configurations share one load: test_uncharged
 # is toggled at run time, and each item follows the value it was queued
-# under.  After a load or an unload, one untimed run of each test: the
-# first runs after either pay for translating the patched text (and the
-# module's code) anew under TCG.
+# under.  After a load (in both modes) or an unload, one untimed run of
+# each test: the first runs after either pay for translating the patched
+# text (and the module's code) anew under TCG.
 config() {	# stock|sync|async|sync-nc|async-nc
 	local nc=N
 	if [ "$1" = stock ]; then
@@ -62,6 +62,9 @@ config() {	# stock|sync|async|sync-nc|async-nc
 	if ! loaded; then
 		load
 		knob_write pagefree/enabled 1 || fail "pagefree/enabled 1"
+		mode async
+		warm
+		mode sync
 		warm
 	fi
 	mode "${1%-nc}"
