@@ -222,10 +222,12 @@ pf_knob() {	# name value
 
 # Remember every statistic; pf_delta NAME is its growth since then.
 pf_snap() {
-	local f
+	local f v
+	[ -d "$PF/stats" ] || fail "pf_snap: no $PF/stats"
 	[ -n "$PF_COUNTERS" ] || pf_stats_list
 	for f in "$PF"/stats/*; do
-		eval "PF_SNAP_${f##*/}=$(cat "$f")"
+		read -r v <"$f" || fail "cannot read $f"
+		eval "PF_SNAP_${f##*/}=$v"
 	done
 }
 

@@ -12,8 +12,8 @@
 # the ops were permanent the writes succeeded; on 6.1 the third write
 # hung the guest.)  Loading with ftrace off, or with every kprobe
 # disarmed (debugfs kprobes/enabled 0), is refused, with one line saying
-# that symbols cannot be resolved and naming both switches, and none
-# blaming a symbol; once both are back on, the module loads.
+# that symbols cannot be resolved and naming the switch that is off, and
+# none blaming a symbol; once both are back on, the module loads.
 # Each feature's hooks, and pagefree's gates, share one ftrace_ops (one
 # trampoline in enabled_functions), so that disabling pagefree waits for
 # RCU-tasks 3 times, not once per function (before: 16 ops, 14 waits,

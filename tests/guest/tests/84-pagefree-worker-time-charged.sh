@@ -10,8 +10,10 @@
 # 8 MiB munmap: each says populated 0 by the time mmfreectl wait
 # returns, is removed, and nr_dying_descendants comes back to where it
 # was (an item's cgroup reference lasts as long as the item).  With
-# test_uncharged=1 (make bench's baseline) charged_ns stays 0, at load
-# and set at run time, and setting it back to 0 charges again.  (Before,
+# test_uncharged=1 (make bench's baseline) charged_ns stays 0; set to 0
+# at run time it grows, set back to 1 it stays 0 again (the pool's
+# statistics are complete once inflight_pages says the pages are back),
+# and a malformed write is refused and changes nothing.  (Before,
 # the workers' time showed in no cgroup: usage grew by the loop's own
 # time only.)
 MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
