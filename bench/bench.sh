@@ -7,6 +7,7 @@
 #   bench/bench.sh [--kernel ID|KVER[,...]] [--quick] [--percpu-only |
 #                    --pagefree-only | --peers-only | --floors-only |
 #                    --charge-only | --cost-only] [--charge-boots N]
+#                    [--charge-mb MB] [--charge-reps N]
 #                    [--cost-boots N] [--a PARENTS]
 #                    [--b CGROUPS] [--churn SECONDS] [--pf-reps N]
 #                    [--pf-sizes MB,MB,...] [--peers-reps N]
@@ -30,8 +31,13 @@
 #                 part of the full run): bench/guest/bench-charge.sh, in
 #                 --charge-boots boots (default 2) per kernel; each boot's
 #                 lines and the report across boots (bench/report-charge.sh)
-#                 go to build/bench/charge-KVER.data and .md; about 4
-#                 minutes a boot, alone on the host
+#                 go to build/bench/charge-KVER.data and .md; about 12
+#                 minutes a boot at 4096 MiB, alone on the host
+# --charge-mb MB  charge: munmap and exit size (default 4096, issue 25's
+#                 size); the guest gets MB and 3 GiB more
+# --charge-reps N charge: repetitions per boot (default 4: each charged
+#                 configuration and its uncharged one swap places every
+#                 repetition, so an even count gives both orders alike)
 # --cost-only     where a worker's time per page goes (not part of the
 #                 full run): bench/guest/bench-cost.sh times the kernel's
 #                 free inline, in a worker alone and in a worker beside
@@ -90,6 +96,7 @@ help_if_asked "$@"
 
 kernel='' quick=0 only='' a='' b='' churn='' pf_append='' peers_append=''
 charge_boots=2 cost_boots=2 peers_boots=1 peers_targets=0
+charge_mb=4096 charge_reps=4
 peers_sizes=1024,2048,4096,8192,16384 peers_mb=4096
 while (($#)); do
 	case "$1" in
@@ -103,6 +110,8 @@ while (($#)); do
 	--b) b=${2:?}; shift 2 ;;
 	--churn) churn=${2:?}; shift 2 ;;
 	--charge-boots) charge_boots=${2:?}; shift 2 ;;
+	--charge-mb) charge_mb=${2:?}; shift 2 ;;
+	--charge-reps) charge_reps=${2:?}; shift 2 ;;
 	--cost-boots) cost_boots=${2:?}; shift 2 ;;
 	--pf-reps) pf_append+=" mmfree_pf_reps=${2:?}"; shift 2 ;;
 	--pf-sizes) pf_append+=" mmfree_pf_sizes=${2:?}"; shift 2 ;;
@@ -116,6 +125,8 @@ while (($#)); do
 	esac
 done
 [[ $charge_boots =~ ^[1-9][0-9]*$ ]] || usage_error "--charge-boots takes a number of boots, not '$charge_boots'"
+[[ $charge_mb =~ ^[1-9][0-9]*$ ]] || usage_error "--charge-mb takes a size in MiB, not '$charge_mb'"
+[[ $charge_reps =~ ^[1-9][0-9]*$ ]] || usage_error "--charge-reps takes a number of repetitions, not '$charge_reps'"
 [[ $cost_boots =~ ^[1-9][0-9]*$ ]] || usage_error "--cost-boots takes a number of boots, not '$cost_boots'"
 [[ $peers_boots =~ ^[1-9][0-9]*$ ]] || usage_error "--peers-boots takes a number of boots, not '$peers_boots'"
 percpu=1 pagefree=1 peers=1 floors=0 charge=0 cost=0
@@ -144,6 +155,8 @@ for mb in ${peers_sizes//,/ }; do
 	if ((mb + 3072 + 4096 <= host_mb)); then fit+=${fit:+,}$mb; else dropped+=" $mb"; fi
 done
 ((peers == 0)) || [[ -z $dropped ]] || echo "bench.sh: peers: the host cannot hold the curve's sizes$dropped MiB: dropped" >&2
+((charge == 0 || charge_mb + 3072 + 4096 <= host_mb)) ||
+	usage_error "--charge-mb $charge_mb: the guest needs $((charge_mb + 3072)) MiB and the host keeps 4096; $host_mb MiB available"
 peers_mem=0
 for mb in ${fit//,/ } "$peers_mb"; do ((mb <= peers_mem)) || peers_mem=$mb; done
 peers_mem=$(((peers_mem + 3072 + 1023) / 1024))G
@@ -192,8 +205,9 @@ guest_lines() {	# log name (tests/vm.sh: KVER, KVER.bench) pattern
 # with $module, 2 vCPUs: each boot's lines (those matching PATTERN, "boot
 # N " in front) and the host's go to build/bench/PART-KVER.data, the
 # report of them all (bench/report-PART.sh, when a line matches RESULT)
-# to PART-KVER.md.
-boots_part() {	# part boots pattern result
+# to PART-KVER.md.  The guest gets MEM and APPEND on its command line, and
+# TIMEOUT seconds a boot.
+boots_part() {	# part boots pattern result mem append timeout
 	local data=$out/$1-$kver.data host=$out/$1-$kver.host boot
 	: >"$data"
 	for ((boot = 1; boot <= $2; boot++)); do
@@ -202,7 +216,7 @@ boots_part() {	# part boots pattern result
 		watcher=$!
 		MMFREE_TCG_THREAD=multi "$top/tests/vm.sh" --kernel "$kver" \
 			--module "$module" --script "bench-$1" --smp 2 \
-			--mem 4G --timeout 2400 >/dev/null || rc=1
+			--mem "$5" --append "$6" --timeout "$7" >/dev/null || rc=1
 		kill "$watcher" 2>/dev/null || true
 		wait "$watcher" 2>/dev/null || true
 		watcher=''
@@ -263,11 +277,14 @@ for kver in $("$top/scripts/kernels.sh" --releases ${kernel//,/ }); do
 	fi
 
 	if ((charge)); then
-		boots_part charge "$charge_boots" '^PF(INFO|STAT)? ' '^boot [0-9]* PF '
+		boots_part charge "$charge_boots" '^PF(INFO|STAT)? ' '^boot [0-9]* PF ' \
+			"$(((charge_mb + 3072 + 1023) / 1024))G" \
+			"mmfree_charge_mb=$charge_mb mmfree_charge_reps=$charge_reps" \
+			$((1200 + 60 * charge_reps * charge_mb / 1024))
 	fi
 
 	if ((cost)); then
-		boots_part cost "$cost_boots" '^PF(INFO|COST) ' '^boot [0-9]* PFCOST '
+		boots_part cost "$cost_boots" '^PF(INFO|COST) ' '^boot [0-9]* PFCOST ' 4G '' 2400
 	fi
 
 	if ((pagefree)); then

@@ -17,16 +17,16 @@
 # Lines: "PF test config size rep seconds" per run, and "PFSTAT config
 # test size stat delta" per run (worker_ns and work_items give the
 # workers' time per item), "PFINFO key value...".  Sizes come from the
-# kernel command line: mmfree_charge_reps=N (default 4) and
-# mmfree_charge_mb=MB (default 1024).
+# kernel command line, where bench/bench.sh puts them (--charge-reps,
+# --charge-mb): mmfree_charge_reps=N and mmfree_charge_mb=MB.
 MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")" && pwd)}
 # shellcheck source=../../tests/guest/lib.sh
 . "$MMFREE_GUEST/lib.sh"
 # shellcheck source=bench-lib.sh
 . "$MMFREE_GUEST/bench-lib.sh"
 
-REPS=4
-MB=1024
+REPS=''
+MB=''
 CONFIGS="stock sync sync-nc async async-nc"
 # Odd repetitions run CONFIGS, even ones this order.
 SWAPPED="stock sync-nc sync async-nc async"
@@ -38,6 +38,9 @@ for arg in $cmdline; do
 	mmfree_charge_mb=*) MB=${arg#*=} ;;
 	esac
 done
+if [ -z "$REPS" ] || [ -z "$MB" ]; then
+	fail "mmfree_charge_reps= and mmfree_charge_mb= missing from the command line"
+fi
 
 UNCHARGED=/sys/module/mmfree/parameters/test_uncharged
 
