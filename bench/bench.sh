@@ -148,18 +148,25 @@ if ((peers_targets)); then
 	peers_sizes=$peers_mb
 	peers_append+=" mmfree_peers_targets=1"
 fi
-# The guest holds the largest size and 3 GiB more; the host keeps 4 GiB.
+# A guest holds a part's largest size and 3 GiB more; the host keeps 4 GiB.
+guest_extra_mb=3072 host_keep_mb=4096
 host_mb=$(($(awk '$1 == "MemAvailable:" { print $2 }' /proc/meminfo) / 1024))
+fits_host() {	# mb
+	(($1 + guest_extra_mb + host_keep_mb <= host_mb))
+}
+guest_mem() {	# mb: QEMU's -m for a guest that holds mb
+	echo "$((($1 + guest_extra_mb + 1023) / 1024))G"
+}
 fit='' dropped=''
 for mb in ${peers_sizes//,/ }; do
-	if ((mb + 3072 + 4096 <= host_mb)); then fit+=${fit:+,}$mb; else dropped+=" $mb"; fi
+	if fits_host "$mb"; then fit+=${fit:+,}$mb; else dropped+=" $mb"; fi
 done
 ((peers == 0)) || [[ -z $dropped ]] || echo "bench.sh: peers: the host cannot hold the curve's sizes$dropped MiB: dropped" >&2
-((charge == 0 || charge_mb + 3072 + 4096 <= host_mb)) ||
-	usage_error "--charge-mb $charge_mb: the guest needs $((charge_mb + 3072)) MiB and the host keeps 4096; $host_mb MiB available"
+((charge == 0)) || fits_host "$charge_mb" ||
+	usage_error "--charge-mb $charge_mb: the guest needs $((charge_mb + guest_extra_mb)) MiB and the host keeps $host_keep_mb; $host_mb MiB available"
 peers_mem=0
 for mb in ${fit//,/ } "$peers_mb"; do ((mb <= peers_mem)) || peers_mem=$mb; done
-peers_mem=$(((peers_mem + 3072 + 1023) / 1024))G
+peers_mem=$(guest_mem "$peers_mem")
 ((quick == 0)) || peers_mem=6G
 peers_append="mmfree_peers_sizes=$fit mmfree_peers_mb=$peers_mb mmfree_peers_redis_mb=$peers_mb$peers_append"
 percpu_append=maxcpus=2
@@ -278,7 +285,7 @@ for kver in $("$top/scripts/kernels.sh" --releases ${kernel//,/ }); do
 
 	if ((charge)); then
 		boots_part charge "$charge_boots" '^PF(INFO|STAT)? ' '^boot [0-9]* PF ' \
-			"$(((charge_mb + 3072 + 1023) / 1024))G" \
+			"$(guest_mem "$charge_mb")" \
 			"mmfree_charge_mb=$charge_mb mmfree_charge_reps=$charge_reps" \
 			$((1200 + 60 * charge_reps * charge_mb / 1024))
 	fi
