@@ -1,5 +1,6 @@
 #!/bin/bash
-# Run every test: the host's static checks (scripts/lint.sh), then for
+# Run every test: the host's static checks (scripts/lint.sh), vm.sh's boot
+# watchdog (tests/host/vm-stall.sh, beside the module builds), then for
 # each kernel of the matrix (scripts/kernels.sh) build (by default:
 # DKMS-install, in the kernel's own suite) mmfree, then boot QEMU VMs
 # (tests/vm.sh): the guest suite; the NUMA tests in a boot with two NUMA
@@ -113,6 +114,17 @@ if ((host)); then
 	static_s=$((SECONDS - run_t0))
 fi
 
+# vm.sh's boot watchdog (tests/host/vm-stall.sh) with the module the
+# static checks built for the first kernel, in the background while the
+# modules build: its guest sleeps most of the time.
+stall_pid=''
+if ((host)); then
+	stall_log=$(mktemp)
+	k=$(awk '{ print $2; exit }' <<<"$matrix")
+	"$root/tests/host/vm-stall.sh" "$k" "$root/build/lint/$k/mmfree.ko" >"$stall_log" 2>&1 &
+	stall_pid=$!
+fi
+
 # mmfreectl for the guests: vm.sh copies build/guest-bin/ into /mmfree,
 # which is on the guest's PATH (Debian 12 as here: the same libkmod).  The
 # example /etc/modprobe.d file goes along for the test that uses it.
@@ -199,6 +211,16 @@ while read -r id k suite runs; do
 	fi
 done <<<"$matrix"
 build_s=$((SECONDS - build_t0))
+if [[ -n $stall_pid ]]; then
+	if wait "$stall_pid"; then
+		host_pass=$((host_pass + 1))
+	else
+		echo "run.sh: tests/host/vm-stall.sh failed:" >&2
+		cat "$stall_log" >&2
+		host_fail=$((host_fail + 1))
+	fi
+	rm -f "$stall_log"
+fi
 
 # The boots of kernel $1 (its results directory), one line each in the
 # queue: "WEIGHT I KIND vm.sh-args...".  KIND main is the suite (or the
