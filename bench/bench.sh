@@ -7,7 +7,7 @@
 #   bench/bench.sh [--kernel ID|KVER[,...]] [--quick] [--percpu-only |
 #                    --pagefree-only | --peers-only | --floors-only |
 #                    --charge-only | --cost-only] [--charge-boots N]
-#                    [--charge-mb MB] [--charge-reps N]
+#                    [--charge-mb MB] [--charge-reps N] [--charge-control]
 #                    [--cost-boots N] [--a PARENTS]
 #                    [--b CGROUPS] [--churn SECONDS] [--pf-reps N]
 #                    [--pf-sizes MB,MB,...] [--peers-reps N]
@@ -35,6 +35,9 @@
 #                 minutes a boot at 4096 MiB, alone on the host
 # --charge-mb MB  charge: munmap and exit size (default 4096, issue 25's
 #                 size); the guest gets MB and 3 GiB more
+# --charge-control charge: an A/A run, the noise floor: the configurations
+#                 called uncharged are charged too, so that their ratios
+#                 to the charged ones measure the bench, not the charge
 # --charge-reps N charge: repetitions per boot (default 4: each charged
 #                 configuration and its uncharged one swap places every
 #                 repetition, so an even count gives both orders alike)
@@ -96,7 +99,7 @@ help_if_asked "$@"
 
 kernel='' quick=0 only='' a='' b='' churn='' pf_append='' peers_append=''
 charge_boots=2 cost_boots=2 peers_boots=1 peers_targets=0
-charge_mb=4096 charge_reps=4
+charge_mb=4096 charge_reps=4 charge_control=0
 peers_sizes=1024,2048,4096,8192,16384 peers_mb=4096
 while (($#)); do
 	case "$1" in
@@ -112,6 +115,7 @@ while (($#)); do
 	--charge-boots) charge_boots=${2:?}; shift 2 ;;
 	--charge-mb) charge_mb=${2:?}; shift 2 ;;
 	--charge-reps) charge_reps=${2:?}; shift 2 ;;
+	--charge-control) charge_control=1; shift ;;
 	--cost-boots) cost_boots=${2:?}; shift 2 ;;
 	--pf-reps) pf_append+=" mmfree_pf_reps=${2:?}"; shift 2 ;;
 	--pf-sizes) pf_append+=" mmfree_pf_sizes=${2:?}"; shift 2 ;;
@@ -286,7 +290,7 @@ for kver in $("$top/scripts/kernels.sh" --releases ${kernel//,/ }); do
 	if ((charge)); then
 		boots_part charge "$charge_boots" '^PF(INFO|STAT)? ' '^boot [0-9]* PF ' \
 			"$(guest_mem "$charge_mb")" \
-			"mmfree_charge_mb=$charge_mb mmfree_charge_reps=$charge_reps" \
+			"mmfree_charge_mb=$charge_mb mmfree_charge_reps=$charge_reps mmfree_charge_control=$charge_control" \
 			$((1200 + 60 * charge_reps * charge_mb / 1024))
 	fi
 

@@ -54,6 +54,8 @@ $1 == "boot" && $3 == "PFINFO" && $4 == "charge" {
 	if (!minreps || $6 < minreps) minreps = $6
 	if ($6 > maxreps) maxreps = $6
 	mb = $8
+	if ($11 == "control" && $12 == 1)
+		control = 1
 	next
 }
 $1 == "boot" && $3 == "PFHOST" && $4 == "other_vms" && $5 > others { others = $5 }
@@ -73,6 +75,8 @@ END {
 	printf "%d boots x %s repetitions of %d MiB, by a task in a cgroup of its own; ", boots, reps, mb
 	printf "stock'\''s time over each configuration'\''s, paired by repetition: median of the boots'\'' medians (range of every repetition).  "
 	printf "charged/uncharged: the uncharged time over the charged; the target is 0.95 or more.\n\n"
+	if (control)
+		printf "**A/A control (--charge-control): the configurations called uncharged here were charged too; their ratios are the bench'\''s noise, not the charge'\''s cost.**\n\n"
 	printf "| test | stock/sync | stock/sync, uncharged | sync charged/uncharged | stock/async | stock/async, uncharged | async charged/uncharged |\n"
 	printf "|---|---|---|---|---|---|---|\n"
 	for (test in tests)

@@ -18,7 +18,9 @@
 # test size stat delta" per run (worker_ns and work_items give the
 # workers' time per item), "PFINFO key value...".  Sizes come from the
 # kernel command line, where bench/bench.sh puts them (--charge-reps,
-# --charge-mb): mmfree_charge_reps=N and mmfree_charge_mb=MB.
+# --charge-mb): mmfree_charge_reps=N and mmfree_charge_mb=MB; with
+# mmfree_charge_control=1 (--charge-control) the -nc configurations are
+# charged too: an A/A run, whose ratios are the bench's noise.
 MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")" && pwd)}
 # shellcheck source=../../tests/guest/lib.sh
 . "$MMFREE_GUEST/lib.sh"
@@ -27,6 +29,7 @@ MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")" && pwd)}
 
 REPS=''
 MB=''
+CONTROL=''
 CONFIGS="stock sync sync-nc async async-nc"
 # Odd repetitions run CONFIGS, even ones this order.
 SWAPPED="stock sync-nc sync async-nc async"
@@ -36,10 +39,11 @@ for arg in $cmdline; do
 	case "$arg" in
 	mmfree_charge_reps=*) REPS=${arg#*=} ;;
 	mmfree_charge_mb=*) MB=${arg#*=} ;;
+	mmfree_charge_control=*) CONTROL=${arg#*=} ;;
 	esac
 done
-if [ -z "$REPS" ] || [ -z "$MB" ]; then
-	fail "mmfree_charge_reps= and mmfree_charge_mb= missing from the command line"
+if [ -z "$REPS" ] || [ -z "$MB" ] || [ -z "$CONTROL" ]; then
+	fail "mmfree_charge_reps=, mmfree_charge_mb= or mmfree_charge_control= missing from the command line"
 fi
 
 UNCHARGED=/sys/module/mmfree/parameters/test_uncharged
@@ -60,7 +64,7 @@ config() {	# stock|sync|async|sync-nc|async-nc
 		return
 	fi
 	case "$1" in
-	*-nc) nc=Y ;;
+	*-nc) [ "$CONTROL" = 1 ] || nc=Y ;;
 	esac
 	if ! loaded; then
 		load
@@ -102,7 +106,7 @@ mkdir -p $CG
 echo $$ >$CG/cgroup.procs || fail "moving into $CG"
 echo "PFINFO kernel $(uname -r)"
 echo "PFINFO cpus $(nproc)"
-echo "PFINFO charge reps $REPS mb $MB cgroup ${CG#/sys/fs/cgroup}"
+echo "PFINFO charge reps $REPS mb $MB cgroup ${CG#/sys/fs/cgroup} control $CONTROL"
 start=$(date +%s)
 
 # Untimed runs first in each configuration: the first runs of a code path
