@@ -173,7 +173,11 @@ for node in 1 0 alt il; do
 			fail "idle_only, $node: only $busy0 of $half pages of node 0 inline as busy, its one CPU the task's"
 		[ "$off0" -le $((half / 10)) ] ||
 			fail "idle_only, $node: $off0 of $half pages of node 0 offloaded, its one CPU the task's"
-		[ "$off1" -ge $((half / 2)) ] ||
+		# Node 1's CPU is idle for the next MiB of node 1 only once its
+		# worker has freed the last: as far as TCG runs both vCPUs
+		# alike.  Seen: 77-100% offloaded, once 32% (6.12, CI of
+		# ba17d6f); none before idle_only looked at the items' CPUs.
+		[ "$off1" -ge $((half / 8)) ] ||
 			fail "idle_only, $node: only $off1 of $half pages of node 1 offloaded, node 1's CPU idle"
 		# Freed inline in runs of a call's pages of the node, as the
 		# kernel batches them, not a call per page.
