@@ -85,7 +85,7 @@ static struct kmod_module *load_module(struct kmod_ctx *ctx)
 	}
 	mod = ctl_module_lookup(ctx);
 	if (!mod) {
-		warnx("mmfree is not installed for kernel %s: run make dkms-install",
+		warnx("mmfree is not installed for kernel %s (" INSTALL_HINT ")",
 		      ctl_kernel_release());
 		return NULL;
 	}

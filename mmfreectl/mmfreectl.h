@@ -17,6 +17,9 @@
 #include <mmfree/stats.h>
 
 #define MODNAME "mmfree"
+/* What installs the module for a kernel: packages and clones alike. */
+#define INSTALL_HINT \
+	"install the kernel's headers: DKMS builds it; or make dkms-install in a clone"
 
 /* Exit statuses, as documented in mmfreectl(8). */
 enum {

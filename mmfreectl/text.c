@@ -172,7 +172,7 @@ void ctl_status_text(const struct ctl_status *st)
 	if (st->path)
 		printf("module:   %s\n", st->path);
 	else
-		printf("module:   not installed for this kernel (run make dkms-install)\n");
+		printf("module:   not installed for this kernel (" INSTALL_HINT ")\n");
 	if (!st->loaded)
 		return;
 

@@ -44,8 +44,8 @@
 	    "unit) is depopulated")					\
 	/* The kernel itself never goes below 4 (PCPU_EMPTY_POP_PAGES_HIGH). */ \
 	NUM(PERCPU_KEEP_EMPTY_PAGES, percpu, keep_empty_pages, 4, 4, 65536, \
-	    "empty populated pages kept system wide for atomic "	\
-	    "allocations; the kernel itself never goes below 4")	\
+	    "empty populated pages (per unit, over all chunks) kept "	\
+	    "for atomic allocations; the kernel never goes below 4")	\
 	/* A run every MIN ms costs under 0.1% of a CPU (bench-floors). */ \
 	OFF(PERCPU_INTERVAL_MS, percpu, interval_ms, 0, 100, 3600000,	\
 	    "periodic rescan in milliseconds; 0: only when percpu frees " \

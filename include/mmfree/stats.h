@@ -148,7 +148,7 @@ const struct mmfree_stat_desc mmfree_stat_descs[MMFREE_NR_STATS] = {
 	[MMFREE_STAT_PAGEFREE_KILLED_PAGES] = {
 		.dir = "pagefree/stats", .name = "killed_pages",
 		.unit = MMFREE_STAT_FREED,
-		.help = "pages of killed tasks, freed by the pool before each flush returned",
+		.help = "killed tasks' pages queued; all free before their flush returned",
 	},
 	[MMFREE_STAT_PAGEFREE_INLINE_SMALL_PAGES] = {
 		.dir = "pagefree/stats", .name = "inline_small_pages",

@@ -146,7 +146,7 @@ rc_status=$rc out_status=$out
 mv /tmp/mmfree.ko.moved "$ko" && depmod
 [ "$(modinfo -n mmfree)" = "$ko" ] || fail "module not restored"
 assert_eq "$rc_load" 1 "load when not installed"
-assert_contains "$err_load" "not installed for kernel $(uname -r): run make dkms-install" \
+assert_contains "$err_load" "not installed for kernel $(uname -r) (install the kernel's headers: DKMS builds it" \
 	"not-installed message"
 assert_eq "$rc_status" 3 "status when not installed"
 assert_match "$out_status" "not installed" "status when not installed"
