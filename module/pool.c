@@ -39,6 +39,7 @@
 #include <linux/atomic.h>
 #include <linux/completion.h>
 #include <linux/cpumask.h>
+#include <linux/delay.h>
 #include <linux/kernel.h>
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
@@ -118,6 +119,16 @@ static bool mmfree_test_uncharged;
 module_param_named(test_uncharged, mmfree_test_uncharged, bool, 0600);
 MODULE_PARM_DESC(test_uncharged,
 		 "testing only: charge no cgroup for the workers' time");
+
+/*
+ * Test hook: the next task to queue an async item sleeps this long right
+ * after, as if preempted there, while the OOM path looks for items to
+ * take back.  Read once and cleared, by that task only.
+ */
+static unsigned int mmfree_test_queue_hold_ms;
+module_param_named(test_queue_hold_ms, mmfree_test_queue_hold_ms, uint, 0600);
+MODULE_PARM_DESC(test_queue_hold_ms,
+		 "testing only: the next async item's task sleeps this long once it is queued");
 
 /* Whether the test hook fails this allocation (test_fail_alloc). */
 bool mmfree_pool_fail_alloc(void)
@@ -298,6 +309,15 @@ static void mmfree_item_workfn(struct work_struct *work)
 	mmfree_item_release(item);
 }
 
+/* The test hook test_queue_hold_ms; a context's flush may sleep. */
+static void mmfree_item_queued_hold(void)
+{
+	unsigned int ms = READ_ONCE(mmfree_test_queue_hold_ms);
+
+	if (ms && cmpxchg(&mmfree_test_queue_hold_ms, ms, 0) == ms)
+		msleep(ms);
+}
+
 /**
  * mmfree_item_queue - hand an item to the workers
  * @item: filled by mmfree_item_put_entries()
@@ -331,10 +351,20 @@ void mmfree_item_queue(struct mmfree_item *item, struct mmfree_waiter *w,
 			css_get(&memcg->css);
 			item->memcg = memcg;
 		}
-		/* Listed before a worker can start it, and free it. */
+		/*
+		 * Listed before a worker can start it, and free it; queued
+		 * under the same lock, so that mmfree_pool_help() never finds
+		 * it listed but not queued.  There, cancel_work() would set
+		 * and clear PENDING on it, and a queue_work_node() in between
+		 * would find it pending and not queue it: never run, its
+		 * pages never freed.
+		 */
 		spin_lock(&mmfree_pool_async_lock);
 		list_add_tail(&item->node, &mmfree_pool_async);
+		queue_work_node(nid, mmfree_pool_wq, &item->work);
 		spin_unlock(&mmfree_pool_async_lock);
+		mmfree_item_queued_hold();
+		return;
 	}
 	queue_work_node(nid, mmfree_pool_wq, &item->work);
 }

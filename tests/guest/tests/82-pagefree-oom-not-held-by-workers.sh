@@ -19,6 +19,16 @@
 #    flight) and reports progress: no kill, the tenant finishes within
 #    5 s while the workers are still held.  (It used to flush the
 #    workqueue: the tenant waited for the hog to go.)
+#  - queuing: a 16 MiB async munmap in the tenant's cgroup (memory.max
+#    32 MiB) sleeps right after queuing its first item (the test hook
+#    test_queue_hold_ms), as if preempted there, while the tenant's OOM
+#    looks for the memcg's items.  The OOM path takes that item back:
+#    nothing is left in flight while the munmap still sleeps.  (The item
+#    used to be listed before it was queued, with the lock dropped in
+#    between: the OOM path found it not pending and left it in flight,
+#    8 pages on 6.1.  Had the queuing task run on in that moment,
+#    between cancel_work()'s setting and clearing of PENDING, the item
+#    would never have been queued at all: its pages never freed.)
 MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
 # shellcheck source=../lib.sh
 . "$MMFREE_GUEST/lib.sh"
@@ -118,5 +128,54 @@ oom_round() {
 	fi
 }
 
+# The "queuing" round: the munmap sleeps right after queuing its first
+# item, for HOLD_S, while the tenant's OOM takes back its memcg's items.
+HOLD_S=20
+HOLD=/sys/module/mmfree/parameters/test_queue_hold_ms
+uptime_s() {
+	cut -d. -f1 /proc/uptime
+}
+queuing_round() {
+	local t0 i held left helped rc
+	pf_cgroup 32M 0
+	later_in_cgroup munmap pftest munmap 16 1
+	munmapper=$!
+	later_in_cgroup tenant pftest munmap 64 1
+	tenant=$!
+	pf_freeze_workers
+	pf_snap
+	echo $((HOLD_S * 1000)) >$HOLD || fail "writing $HOLD"
+	t0=$(uptime_s)
+	: >$go.munmap
+	i=0
+	while [ "$(cat $HOLD)" != 0 ]; do
+		[ $i -lt 100 ] || fail "queuing: the munmap queued no async item within 10 s"
+		sleep 0.1
+		i=$((i + 1))
+	done
+	held=$(pf_stat inflight_pages)
+	[ "$held" -gt 0 ] || fail "queuing: nothing in flight while the munmap sleeps"
+	: >$go.tenant
+	wait_gone $tenant
+	left=$(pf_stat inflight_pages)
+	helped=$(pf_delta helped_pages)
+	[ $(($(uptime_s) - t0)) -lt $HOLD_S ] ||
+		fail "queuing: the tenant's OOM took longer than the munmap's $HOLD_S s sleep"
+	pf_show "queuing: after the tenant's OOM, $ms ms, the munmap asleep, workers held"
+	pf_feed_workers
+	wait $tenant
+	rc=$?
+	tenant=
+	wait $munmapper || fail "queuing: the munmap in the tenant's cgroup failed"
+	munmapper=
+	pf_wait_inflight
+	echo "queuing: tenant exit $rc; $held pages were in flight, the OOM path freed $helped, $left were left"
+	assert_eq "$rc" 137 "queuing: the tenant's exit status (SIGKILL)"
+	assert_eq "$left" 0 "queuing: pages left in flight after the OOM, the munmap asleep right after queuing"
+	[ "$helped" -ge "$held" ] ||
+		fail "queuing: the OOM path freed $helped of the $held pages in flight"
+}
+
 oom_round other
 oom_round own
+queuing_round
