@@ -125,7 +125,6 @@ struct mmfree_gather {
 	struct task_struct *task;
 	struct mmu_gather *tlb;		/* the gather this context belongs to */
 	bool async;			/* its pages may stay in flight */
-	struct mem_cgroup *memcg;	/* async: its task's, a reference */
 	bool killed;			/* its task was killed */
 	int flushing;			/* in our wrappers' call to flush tlb */
 	nodemask_t nodes;		/* whose items may go: mmfree_cpuset_nodes() */
@@ -325,17 +324,18 @@ static void mmfree_gather_check_killed(struct mmfree_gather *g)
 }
 
 /*
- * The memcg an async gather's pages are charged to, with a reference: its
- * task's, since an async gather is its own mm's.  Not the mm's owner's: a
- * task's exit has set mm->owner to NULL before exit_mmap()
- * (mm_update_next_owner()).  NULL if the memcg is on its way out.
+ * The memcg @page is charged to, with a reference (NULL if none, or on
+ * its way out): an async item's, so that a memcg OOM takes back its own
+ * items.  The page's, not the task's: charges stay behind when a task
+ * moves to another cgroup, and pages a forked child shares stay its
+ * parent's.  RCU keeps the memcg while its reference is taken.
  */
-static struct mem_cgroup *mmfree_gather_memcg(void)
+static struct mem_cgroup *mmfree_page_memcg_get(struct page *page)
 {
 	struct mem_cgroup *memcg;
 
 	rcu_read_lock();
-	memcg = mem_cgroup_from_task(current);
+	memcg = folio_memcg(page_folio(page));
 	if (memcg && !css_tryget(&memcg->css))
 		memcg = NULL;
 	rcu_read_unlock();
@@ -393,8 +393,6 @@ static struct mmfree_gather *mmfree_gather_open(struct mmu_gather *tlb)
 	g->tlb = tlb;
 	g->async = mmfree_knob(MMFREE_KNOB_PAGEFREE_MODE) ==
 		   MMFREE_PAGEFREE_MODE_async && mmfree_tlb_own(tlb);
-	/* Whose pages an async item holds: a memcg OOM waits for its own. */
-	g->memcg = g->async ? mmfree_gather_memcg() : NULL;
 	g->killed = false;
 	g->budget = 0;
 	mmfree_gather_check_killed(g);
@@ -478,7 +476,6 @@ static void mmfree_gather_close(struct mmfree_gather *g)
 	atomic_dec(&mmfree_nr_gathers);
 	spin_unlock(&mmfree_gathers_lock);
 	mmfree_pool_gather_end();
-	mem_cgroup_put(g->memcg);
 	kfree_rcu(g, rcu);
 }
 
@@ -704,11 +701,15 @@ static bool mmfree_page_may_linger(struct page *page)
 	return folio_test_anon(folio) && !folio_test_swapcache(folio);
 }
 
-/* Whether @page goes in the run that @first starts: same node, same kind. */
+/*
+ * Whether @page goes in the run that @first starts: same node, same kind,
+ * same memcg (an async item is its memcg's, mmfree_page_memcg_get()).
+ */
 static bool mmfree_run_has(struct page *first, struct page *page)
 {
 	return page_to_nid(page) == page_to_nid(first) &&
-	       PageHuge(page) == PageHuge(first);
+	       PageHuge(page) == PageHuge(first) &&
+	       folio_memcg(page_folio(page)) == folio_memcg(page_folio(first));
 }
 
 /* Count the entry at @e into a run of @pages base pages and @linger. */
@@ -721,8 +722,8 @@ static void mmfree_run_add(void *const *e, unsigned long *pages, bool *linger)
 
 /*
  * Where the run of entries from @entries ends: at most @batch base pages
- * (one entry at least) of one node, never splitting an entry from its
- * count, hugetlb and other pages apart.  @linger: with @async, whether
+ * (one entry at least) of one node and memcg, never splitting an entry
+ * from its count, hugetlb and other pages apart.  @linger: with @async, whether
  * every page of the run may linger.  Runs are not split where anonymous
  * and file pages alternate (a private file mapping written here and
  * there), which would make an item of each page.
@@ -746,8 +747,8 @@ static unsigned int mmfree_run_end(void **entries, unsigned int nr,
 }
 
 /*
- * Grow the run of @end entries at @entries, cut short by a change of node
- * or kind, by the call's later entries of its node and kind, up to @batch
+ * Grow the run of @end entries at @entries, cut short by a change of node,
+ * kind or memcg, by the call's later entries like it, up to @batch
  * base pages in all: they move up behind the run, the others after them,
  * each in their order.  A mapping interleaved over nodes alternates them
  * page by page, and a run (an item, or an inline call) of each page would
@@ -851,7 +852,7 @@ static void mmfree_offload(struct mmfree_gather *g, void **entries,
 						pages);
 			mmfree_item_queue(item,
 					  linger ? NULL : &g->waiters[g->cur],
-					  nid, g->memcg);
+					  nid, linger ? mmfree_page_memcg_get(page) : NULL);
 			if (!linger)
 				g->cur_pages += pages;
 		}

@@ -323,8 +323,8 @@ static void mmfree_item_queued_hold(void)
  * @item: filled by mmfree_item_put_entries()
  * @w: the waiter that will wait for it, or NULL (async)
  * @nid: node of the item's pages
- * @memcg: async: the memcg of the task that unmapped the pages (a
- *	reference is taken), or NULL
+ * @memcg: async: the memcg the pages are charged to, or NULL; the item
+ *	takes over the caller's reference
  *
  * Context: the task that gathered the pages; its cgroup (on the default
  * hierarchy) is charged the workers' time on the item, and named by the
@@ -347,10 +347,7 @@ void mmfree_item_queue(struct mmfree_item *item, struct mmfree_waiter *w,
 		list_add_tail(&item->node, &w->items);
 		atomic_inc(&w->pending);
 	} else {
-		if (memcg) {
-			css_get(&memcg->css);
-			item->memcg = memcg;
-		}
+		item->memcg = memcg;
 		/*
 		 * Listed before a worker can start it, and free it; queued
 		 * under the same lock, so that mmfree_pool_help() never finds

@@ -106,6 +106,8 @@
  *                                  free memory outside CMA falls below
  *                                  STOP_MB (0: never)
  *   pftest spin SECONDS            burn CPU
+ *   pftest stopped MB              populate MB, stop (SIGSTOP) until
+ *                                  continued, then munmap it and exit
  *
  * With PFTEST_RUNTIME in the environment, any command prints
  * "runtime_ns=N" as it exits: the CPU time main() ran.
@@ -465,6 +467,17 @@ static int do_forkexit(size_t len, long n)
 		bad |= reap(pid, "forkexit child");
 	}
 	return bad;
+}
+
+/* Between fault and munmap, the caller may move the task to a cgroup. */
+static int do_stopped(size_t len)
+{
+	char *p = map_anon(len, 1);
+
+	if (raise(SIGSTOP))
+		die("SIGSTOP");
+	unmap(p, len);
+	return 0;
 }
 
 static int do_exitat(size_t len)
@@ -1783,7 +1796,7 @@ static void usage(void)
 		"       pftest threads MB T SECONDS | oom HOLDERS MB ROUNDS | spin SECONDS\n"
 		"       pftest hugetlb MB ROUNDS | hugemigrate MB ROUNDS | mrelease MB CPU\n"
 		"       pftest lmkd MB reaper-first|at-once|in-exit|exit ROUNDS\n"
-		"       pftest hog NODE MB | pipes STOP_MB | latency SECONDS\n");
+		"       pftest hog NODE MB | pipes STOP_MB | latency SECONDS | stopped MB\n");
 	exit(2);
 }
 
@@ -1810,6 +1823,8 @@ int main(int argc, char **argv)
 			       !strcmp(argv[4], "alt") ? NODE_ALT :
 			       !strcmp(argv[4], "il") ? NODE_IL :
 			       arg(argv, 4, 0));
+	if (!strcmp(c, "stopped") && argc == 3)
+		return do_stopped(arg(argv, 2, 1) << 20);
 	if (!strcmp(c, "exitat") && argc == 3)
 		return do_exitat(arg(argv, 2, 1) << 20);
 	if (!strcmp(c, "forkexit") && argc == 4)

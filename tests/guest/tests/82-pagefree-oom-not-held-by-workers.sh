@@ -19,6 +19,12 @@
 #    flight) and reports progress: no kill, the tenant finishes within
 #    5 s while the workers are still held.  (It used to flush the
 #    workqueue: the tenant waited for the hog to go.)
+#  - moved: as own, but the munmap's task faulted its 128 MiB in the
+#    tenant's cgroup, then moved to a sibling cgroup before the munmap:
+#    its pages stay charged to the tenant's, so the tenant's OOM takes
+#    them back, as in own.  (Items used to be tagged with the memcg of
+#    the task that unmapped them: the OOM found none of its own, and
+#    the kernel killed the tenant.)
 #  - queuing: a 16 MiB async munmap in the tenant's cgroup (memory.max
 #    32 MiB) sleeps right after queuing its first item (the test hook
 #    test_queue_hold_ms), as if preempted there, while the tenant's OOM
@@ -38,7 +44,8 @@ MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
 go=/tmp/mmfree-go
 tenant=
 munmapper=
-trap 'kill $tenant $munmapper 2>/dev/null; rm -f $go.*; pf_cleanup' EXIT
+MOVED=/sys/fs/cgroup/mmfree-pf-moved
+trap 'kill -9 $tenant $munmapper 2>/dev/null; pkill -9 -f "^pftest stopped"; rm -f $go.*; rmdir $MOVED 2>/dev/null; pf_cleanup' EXIT
 pf_load pagefree_mode=async pagefree_idle_only=0 percpu_enabled=0
 
 # Run "$@" in the cgroup once $go.$1 exists; the pid is in $!.  It has
@@ -128,6 +135,52 @@ oom_round() {
 	fi
 }
 
+# The "moved" round: the munmap's task faults in the tenant's cgroup,
+# stops, and is moved to a sibling cgroup before it munmaps.
+moved_round() {
+	local i pid held helped rc
+	pf_cgroup 160M 0
+	[ -d $MOVED ] || mkdir $MOVED || fail "mkdir $MOVED"
+	later_in_cgroup munmap pftest stopped 128
+	munmapper=$!
+	later_in_cgroup tenant pftest munmap 64 1
+	tenant=$!
+	: >$go.munmap
+	# $! may be a shell above it: the stopped task is pftest's.
+	i=0
+	while :; do
+		pid=$(pgrep -f '^pftest stopped') &&
+			[ "$(awk '{ print $3 }' "/proc/$pid/stat" 2>/dev/null)" = T ] &&
+			break
+		[ $i -lt 200 ] || fail "moved: the munmap's task did not stop within 20 s"
+		sleep 0.1
+		i=$((i + 1))
+	done
+	echo "$pid" >$MOVED/cgroup.procs || fail "moving $pid to $MOVED"
+	pf_freeze_workers
+	pf_snap
+	kill -CONT "$pid"
+	wait $munmapper || fail "moved: the munmap in the sibling cgroup failed"
+	munmapper=
+	held=$(pf_stat inflight_pages)
+	[ "$held" -gt 0 ] || fail "moved: nothing in flight after an async munmap with held workers"
+	: >$go.tenant
+	wait_gone $tenant
+	pf_show "moved: after the tenant's OOM, $ms ms, workers held"
+	helped=$(pf_delta helped_pages)
+	pf_feed_workers
+	wait $tenant
+	rc=$?
+	tenant=
+	pf_wait_inflight
+	echo "moved: tenant exit $rc, OOM kills $(pf_cgroup_event oom_kill);" \
+		"$held pages were in flight, the OOM path freed $helped"
+	assert_eq "$rc" 0 "moved: the tenant's exit status (no kill)"
+	assert_eq "$(pf_cgroup_event oom_kill)" 0 "moved: OOM kills in the tenant's cgroup"
+	[ "$helped" -ge "$held" ] ||
+		fail "moved: the OOM path freed $helped of the $held pages in flight"
+}
+
 # The "queuing" round: the munmap sleeps right after queuing its first
 # item, for HOLD_S, while the tenant's OOM takes back its memcg's items.
 HOLD_S=20
@@ -178,4 +231,5 @@ queuing_round() {
 
 oom_round other
 oom_round own
+moved_round
 queuing_round
