@@ -704,12 +704,20 @@ static bool mmfree_page_may_linger(struct page *page)
 /*
  * Whether @page goes in the run that @first starts: same node, same kind,
  * same memcg (an async item is its memcg's, mmfree_page_memcg_get()).
+ * On 7.2 a folio's memcg is read through its objcg, under RCU
+ * (obj_cgroup_memcg()).
  */
 static bool mmfree_run_has(struct page *first, struct page *page)
 {
-	return page_to_nid(page) == page_to_nid(first) &&
-	       PageHuge(page) == PageHuge(first) &&
-	       folio_memcg(page_folio(page)) == folio_memcg(page_folio(first));
+	bool same;
+
+	if (page_to_nid(page) != page_to_nid(first) ||
+	    PageHuge(page) != PageHuge(first))
+		return false;
+	rcu_read_lock();
+	same = folio_memcg(page_folio(page)) == folio_memcg(page_folio(first));
+	rcu_read_unlock();
+	return same;
 }
 
 /* Count the entry at @e into a run of @pages base pages and @linger. */
