@@ -183,7 +183,7 @@ moved_round() {
 
 # The "queuing" round: the munmap sleeps right after queuing its first
 # item, for HOLD_S, while the tenant's OOM takes back its memcg's items.
-HOLD_S=20
+HOLD_S=10
 HOLD=/sys/module/mmfree/parameters/test_queue_hold_ms
 uptime_s() {
 	cut -d. -f1 /proc/uptime
