@@ -703,17 +703,20 @@ static bool mmfree_page_may_linger(struct page *page)
 
 /*
  * Whether @page goes in the run that @first starts: same node, same kind,
- * same memcg (an async item is its memcg's, mmfree_page_memcg_get()).
- * On 7.2 a folio's memcg is read through its objcg, under RCU
- * (obj_cgroup_memcg()).
+ * and with @async the same memcg (an async item is its memcg's,
+ * mmfree_page_memcg_get(); a sync item has none, and a sync gather need
+ * not read it).  On 7.2 a folio's memcg is read through its objcg, under
+ * RCU (obj_cgroup_memcg()).
  */
-static bool mmfree_run_has(struct page *first, struct page *page)
+static bool mmfree_run_has(struct page *first, struct page *page, bool async)
 {
 	bool same;
 
 	if (page_to_nid(page) != page_to_nid(first) ||
 	    PageHuge(page) != PageHuge(first))
 		return false;
+	if (!async)
+		return true;
 	rcu_read_lock();
 	same = folio_memcg(page_folio(page)) == folio_memcg(page_folio(first));
 	rcu_read_unlock();
@@ -730,11 +733,11 @@ static void mmfree_run_add(void *const *e, unsigned long *pages, bool *linger)
 
 /*
  * Where the run of entries from @entries ends: at most @batch base pages
- * (one entry at least) of one node and memcg, never splitting an entry
- * from its count, hugetlb and other pages apart.  @linger: with @async, whether
- * every page of the run may linger.  Runs are not split where anonymous
- * and file pages alternate (a private file mapping written here and
- * there), which would make an item of each page.
+ * (one entry at least) of one node (with @async, of one memcg), never
+ * splitting an entry from its count, hugetlb and other pages apart.
+ * @linger: with @async, whether every page of the run may linger.  Runs
+ * are not split where anonymous and file pages alternate (a private file
+ * mapping written here and there), which would make an item of each page.
  */
 static unsigned int mmfree_run_end(void **entries, unsigned int nr,
 				   unsigned int batch, bool async,
@@ -747,7 +750,8 @@ static unsigned int mmfree_run_end(void **entries, unsigned int nr,
 	*linger = async;
 	for (i = 0; i < nr && *pages < batch;
 	     i += mmfree_entry_span(entries + i)) {
-		if (!mmfree_run_has(first, mmfree_gathered_page(entries + i)))
+		if (!mmfree_run_has(first, mmfree_gathered_page(entries + i),
+				    async))
 			break;
 		mmfree_run_add(entries + i, pages, linger);
 	}
@@ -767,7 +771,8 @@ static unsigned int mmfree_run_end(void **entries, unsigned int nr,
  */
 static unsigned int mmfree_run_gather(void **entries, unsigned int nr,
 				      unsigned int end, unsigned int batch,
-				      unsigned long *pages, bool *linger)
+				      bool async, unsigned long *pages,
+				      bool *linger)
 {
 	struct page *first = mmfree_gathered_page(entries);
 	unsigned int i, span, n = 0, others = end;
@@ -777,7 +782,8 @@ static unsigned int mmfree_run_gather(void **entries, unsigned int nr,
 	taken = get_cpu_ptr(mmfree_scratch)->entries;
 	for (i = end; i < nr && *pages < batch; i += span) {
 		span = mmfree_entry_span(entries + i);
-		if (mmfree_run_has(first, mmfree_gathered_page(entries + i))) {
+		if (mmfree_run_has(first, mmfree_gathered_page(entries + i),
+				   async)) {
 			memcpy(taken + n, entries + i, span * sizeof(*entries));
 			n += span;
 			mmfree_run_add(entries + i, pages, linger);
@@ -818,7 +824,7 @@ static void mmfree_offload(struct mmfree_gather *g, void **entries,
 				     &linger);
 		if (end < nr && pages < batch)
 			end = mmfree_run_gather(entries, nr, end, batch,
-						&pages, &linger);
+						g->async, &pages, &linger);
 		/* The hugetlb pool recovers only when its pages are freed. */
 		if (PageHuge(page)) {
 			mmfree_free_inline(entries, end,
