@@ -99,7 +99,7 @@ struct mmfree_item *mmfree_item_alloc(void);
 void mmfree_item_put_entries(struct mmfree_item *item, void *const *entries,
 			     unsigned int nr, unsigned long pages);
 void mmfree_item_queue(struct mmfree_item *item, struct mmfree_waiter *w,
-		       int nid, struct mem_cgroup *memcg);
+		       int nid, int run, struct mem_cgroup *memcg);
 void mmfree_waiter_init(struct mmfree_waiter *w);
 unsigned long mmfree_waiter_finish(struct mmfree_waiter *w);
 void mmfree_pool_got_cpu(int nid);

@@ -342,19 +342,22 @@ static struct mem_cgroup *mmfree_page_memcg_get(struct page *page)
 	return memcg;
 }
 
-/* The CPUs a node's items run on: its own, a CPU-less node's any. */
-static const struct cpumask *mmfree_node_cpus(int nid)
+/*
+ * The node whose CPUs free node @nid's pages: its own, and a CPU-less
+ * (memory-only) node's this CPU's, where queue_work_node() would run them
+ * anyway.  Named, so that the cpuset check, the idle scan and the item's
+ * queue agree on it.
+ */
+static int mmfree_run_node(int nid)
 {
-	const struct cpumask *cpus = cpumask_of_node(nid);
-
-	return cpumask_intersects(cpus, cpu_online_mask) ? cpus :
-							   cpu_online_mask;
+	return cpumask_intersects(cpumask_of_node(nid), cpu_online_mask) ?
+	       nid : numa_node_id();
 }
 
 /*
- * The nodes whose pages the pool may free for the current task: those
- * whose online CPUs are all in its cpuset.  A node's items run only on
- * its CPUs (strict node pods, pool.c), a CPU-less node's on any CPU.
+ * The nodes whose CPUs may free pages for the current task: those whose
+ * online CPUs are all in its cpuset.  An item runs only on its node's
+ * CPUs (strict node pods, pool.c; mmfree_run_node()).
  * Return: 0, or -ENOMEM.
  */
 static int mmfree_cpuset_nodes(nodemask_t *nodes)
@@ -369,8 +372,8 @@ static int mmfree_cpuset_nodes(nodemask_t *nodes)
 	/* The online CPUs the cpuset does not give. */
 	cpumask_andnot(denied, cpu_online_mask, denied);
 	nodes_clear(*nodes);
-	for_each_online_node(nid)
-		if (!cpumask_intersects(mmfree_node_cpus(nid), denied))
+	for_each_node_state(nid, N_CPU)
+		if (!cpumask_intersects(cpumask_of_node(nid), denied))
 			node_set(nid, *nodes);
 	free_cpumask_var(denied);
 	return 0;
@@ -587,24 +590,23 @@ static bool mmfree_cpu_limited(void)
 }
 
 /*
- * Whether the pool may have CPU time for @pages pages of node @nid: its
- * workers there have a CPU already (mmfree_pool_has_cpu(): a CPU about
- * to run a just-woken worker does not look idle), or a CPU where their
- * item would run, other than this one, is idle.  Items run on their
- * node's CPUs (strict node pods, pool.c), a CPU-less node's on any; the
- * gather offloads only nodes whose CPUs are all in the task's cpuset
- * (mmfree_cpuset_nodes()).  @skip: set by scans that found none, it
- * holds for their nodes' pages only (a mapping interleaved over nodes
- * alternates them).
+ * Whether the pool may have CPU time for @pages pages whose item runs on
+ * node @run's CPUs (mmfree_run_node()): its workers there have a CPU
+ * already (mmfree_pool_has_cpu(): a CPU about to run a just-woken worker
+ * does not look idle), or one of those CPUs, other than this one, is
+ * idle.  The gather offloads only to nodes whose CPUs are all in the
+ * task's cpuset (mmfree_cpuset_nodes()).  @skip: set by scans that found
+ * none, it holds for their nodes' items only (a mapping interleaved over
+ * nodes alternates them).
  */
-static bool mmfree_idle_cpu_available(int nid, unsigned long pages,
+static bool mmfree_idle_cpu_available(int run, unsigned long pages,
 				      struct mmfree_scan_skip *skip)
 {
 	int cpu, self = raw_smp_processor_id(), seen = 0;
 
-	if (mmfree_pool_has_cpu(nid))
+	if (mmfree_pool_has_cpu(run))
 		return true;
-	if (node_isset(nid, skip->nodes)) {
+	if (node_isset(run, skip->nodes)) {
 		if (pages < skip->pages) {
 			skip->pages -= pages;
 			return false;
@@ -612,11 +614,11 @@ static bool mmfree_idle_cpu_available(int nid, unsigned long pages,
 		nodes_clear(skip->nodes);
 		skip->pages = 0;
 	}
-	for_each_cpu_and(cpu, mmfree_node_cpus(nid), cpu_online_mask) {
+	for_each_cpu_and(cpu, cpumask_of_node(run), cpu_online_mask) {
 		if (cpu == self)
 			continue;
 		if (mmfree_call_idle_cpu(cpu)) {
-			mmfree_pool_got_cpu(nid);
+			mmfree_pool_got_cpu(run);
 			return true;
 		}
 		if (++seen == MMFREE_IDLE_SCAN_MAX)
@@ -624,7 +626,7 @@ static bool mmfree_idle_cpu_available(int nid, unsigned long pages,
 	}
 	/* A node whose only CPU is this one costs no scan. */
 	if (seen) {
-		node_set(nid, skip->nodes);
+		node_set(run, skip->nodes);
 		skip->pages += seen * MMFREE_IDLE_SCAN_PAGES;
 	}
 	return false;
@@ -649,26 +651,27 @@ static bool mmfree_offload_allowed(enum mmfree_stat_id *why)
 }
 
 /*
- * Whether the pool has room and CPU time for @pages more pages of node
- * @nid now, or they are freed inline as busy.  Asked for each item, not
- * once for a whole free_pages_and_swap_cache() call: a call holds up to
- * ~510 entries, 1 GiB when they are huge pages, and a CPU that is busy
- * for a moment (a wakeup not yet taken, a short kworker) or a bound the
- * batch overshoots then costs one item, not the whole call.  @skip
- * carries a failed scan's cost over the call's next items.
+ * Whether the pool has room and CPU time for @pages more pages, freed on
+ * node @run's CPUs, now, or they are freed inline as busy.  Asked for
+ * each item, not once for a whole free_pages_and_swap_cache() call: a
+ * call holds up to ~510 entries, 1 GiB when they are huge pages, and a
+ * CPU that is busy for a moment (a wakeup not yet taken, a short
+ * kworker) or a bound the batch overshoots then costs one item, not the
+ * whole call.  @skip carries a failed scan's cost over the call's next
+ * items.
  *
  * No other bound on a sync task's queue: freeing mid-zap while a worker
  * frees too delays the zap and makes both free more slowly (same zones,
  * same LRU lists).  The task helps once its zap is done.
  */
-static bool mmfree_offload_room(int nid, unsigned long pages,
+static bool mmfree_offload_room(int run, unsigned long pages,
 				struct mmfree_scan_skip *skip)
 {
 	if (mmfree_pool_inflight_pages() + pages >
 	    mmfree_knob(MMFREE_KNOB_PAGEFREE_MAX_INFLIGHT_PAGES))
 		return false;
 	return !mmfree_knob(MMFREE_KNOB_PAGEFREE_IDLE_ONLY) ||
-	       mmfree_idle_cpu_available(nid, pages, skip);
+	       mmfree_idle_cpu_available(run, pages, skip);
 }
 
 /* Freed here: back before the call returns, whatever the mode. */
@@ -814,7 +817,7 @@ static void mmfree_offload(struct mmfree_gather *g, void **entries,
 
 	while (nr) {
 		struct page *page = mmfree_gathered_page(entries);
-		int nid = page_to_nid(page);
+		int nid = page_to_nid(page), run = mmfree_run_node(nid);
 		struct mmfree_item *item;
 		unsigned long pages;
 		unsigned int end;
@@ -832,11 +835,11 @@ static void mmfree_offload(struct mmfree_gather *g, void **entries,
 		} else if (mmfree_node_pressure(nid)) {
 			mmfree_free_inline(entries, end,
 					   MMFREE_STAT_PAGEFREE_INLINE_PRESSURE_PAGES);
-		} else if (!node_isset(nid, g->nodes)) {
+		} else if (!node_isset(run, g->nodes)) {
 			/* Its workers would run outside the task's cpuset. */
 			mmfree_free_inline(entries, end,
 					   MMFREE_STAT_PAGEFREE_INLINE_LIMITED_PAGES);
-		} else if (!mmfree_offload_room(nid, pages, &scan_skip)) {
+		} else if (!mmfree_offload_room(run, pages, &scan_skip)) {
 			mmfree_free_inline(entries, end,
 					   MMFREE_STAT_PAGEFREE_INLINE_BUSY_PAGES);
 		} else {
@@ -866,7 +869,8 @@ static void mmfree_offload(struct mmfree_gather *g, void **entries,
 						pages);
 			mmfree_item_queue(item,
 					  linger ? NULL : &g->waiters[g->cur],
-					  nid, linger ? mmfree_page_memcg_get(page) : NULL);
+					  nid, run,
+					  linger ? mmfree_page_memcg_get(page) : NULL);
 			if (!linger)
 				g->cur_pages += pages;
 		}

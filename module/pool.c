@@ -11,9 +11,10 @@
  * shared out among the nodes and rounded up to one per node: see
  * mmfree_pool_min_active()), and queue_work_node() keeps an item on
  * the node of its pages, so that a worker frees into its own node's
- * zones and contends only on their locks.  WQ_MEM_RECLAIM gives the queue
- * a rescuer thread: freeing is how memory comes back, so it must make
- * progress when no new worker can be forked.
+ * zones and contends only on their locks (a CPU-less node's pages: on
+ * the queuing CPU's node, as the workqueue would).  WQ_MEM_RECLAIM gives
+ * the queue a rescuer thread: freeing is how memory comes back, so it
+ * must make progress when no new worker can be forked.
  *
  * An item is freed with the kernel's own free_pages_and_swap_cache()
  * (swap cache, LRU, memcg uncharge and all), called through its gate.
@@ -65,6 +66,7 @@ struct mmfree_item {
 	struct cgroup *cgrp;		/* the gathering task's: a reference */
 	unsigned long pages;
 	int nid;			/* the pages' node */
+	int run;			/* the node whose CPUs free them */
 	unsigned int nr;
 	void *entries[MMFREE_GATHERED_MAX];
 };
@@ -76,11 +78,14 @@ static atomic_t mmfree_pool_alloc_count = ATOMIC_INIT(0);
 static atomic_t mmfree_pool_items = ATOMIC_INIT(0);	/* queued or running */
 
 /*
- * Per node of the pages (nr_node_ids of them): their items run there.  A
- * cache line each: each node's workers and gatherers write their own.
+ * Per node (nr_node_ids of them).  An item's pages count where they
+ * are, its CPU time where it runs: the same node, but for a CPU-less
+ * node's pages.  A cache line each: each node's workers and gatherers
+ * write their own.
  */
 struct mmfree_pool_node {
-	atomic_long_t inflight;		/* pages queued or being freed */
+	atomic_long_t inflight;		/* its pages queued or being freed */
+	atomic_long_t to_run;		/* pages its CPUs are to free */
 	unsigned long progress_at;	/* jiffies: mmfree_pool_got_cpu() */
 } ____cacheline_aligned_in_smp;
 
@@ -171,6 +176,7 @@ void mmfree_item_put_entries(struct mmfree_item *item, void *const *entries,
 static void mmfree_item_back(struct mmfree_item *item)
 {
 	atomic_long_sub(item->pages, &mmfree_pool_nodes[item->nid].inflight);
+	atomic_long_sub(item->pages, &mmfree_pool_nodes[item->run].to_run);
 	if (!atomic_long_sub_return(item->pages, &mmfree_pool_inflight)) {
 		mmfree_stat_notify(MMFREE_STAT_PAGEFREE_INFLIGHT_PAGES);
 		wake_up_all(&mmfree_pool_back_wq);
@@ -218,7 +224,7 @@ static void mmfree_item_charge(struct mmfree_item *item, u64 ns)
 }
 
 /*
- * The workers of node @nid's items get CPU time now: one starts or ends
+ * The workers on node @nid's CPUs get CPU time now: one starts or ends
  * an item, or a gatherer found an idle CPU for them.
  */
 void mmfree_pool_got_cpu(int nid)
@@ -232,19 +238,19 @@ void mmfree_pool_got_cpu(int nid)
 }
 
 /*
- * Whether the workers of node @nid's items have CPU time: that node has
- * pages in flight, and its workers started or ended an item in the last
- * few milliseconds (or a gatherer found an idle CPU for them).  Queued
- * items alone are not CPU time: workers held behind other work make no
- * progress (a busy pool is not an idle CPU).  Per node: items run on
- * their node's CPUs, so one node's progress is no CPU for another's.
+ * Whether the workers on node @nid's CPUs have CPU time: they have pages
+ * to free, and started or ended an item in the last few milliseconds (or
+ * a gatherer found an idle CPU for them).  Queued items alone are not
+ * CPU time: workers held behind other work make no progress (a busy pool
+ * is not an idle CPU).  Per node: items run on their node's CPUs, so one
+ * node's progress is no CPU for another's.
  */
 bool mmfree_pool_has_cpu(int nid)
 {
 	struct mmfree_pool_node *node = &mmfree_pool_nodes[nid];
 	unsigned long at = READ_ONCE(node->progress_at);
 
-	return atomic_long_read(&node->inflight) > 0 &&
+	return atomic_long_read(&node->to_run) > 0 &&
 	       time_before_eq(jiffies,
 			      at + msecs_to_jiffies(MMFREE_POOL_PROGRESS_MS));
 }
@@ -284,13 +290,13 @@ static void mmfree_item_workfn(struct work_struct *work)
 	u64 ns;
 
 	mmfree_run_start(&run);
-	mmfree_pool_got_cpu(item->nid);
+	mmfree_pool_got_cpu(item->run);
 	mmfree_call_free_pages(item->entries, item->nr);
-	mmfree_pool_got_cpu(item->nid);
+	mmfree_pool_got_cpu(item->run);
 	ns = mmfree_run_ns(&run);
 	mmfree_stat_add(MMFREE_STAT_PAGEFREE_OFFLOADED_PAGES, item->pages);
-	/* Queued on the pages' node; the scheduler may have moved the worker. */
-	if (numa_node_id() != item->nid)
+	/* Queued on its node; the scheduler may have moved the worker. */
+	if (numa_node_id() != item->run)
 		mmfree_stat_add(MMFREE_STAT_PAGEFREE_REMOTE_PAGES, item->pages);
 	mmfree_stat_add(MMFREE_STAT_PAGEFREE_WORKER_NS, ns);
 	mmfree_item_charge(item, ns);
@@ -323,6 +329,7 @@ static void mmfree_item_queued_hold(void)
  * @item: filled by mmfree_item_put_entries()
  * @w: the waiter that will wait for it, or NULL (async)
  * @nid: node of the item's pages
+ * @run: node whose CPUs are to free them (@nid, if it has CPUs)
  * @memcg: async: the memcg the pages are charged to, or NULL; the item
  *	takes over the caller's reference
  *
@@ -331,16 +338,18 @@ static void mmfree_item_queued_hold(void)
  * item's trace event.
  */
 void mmfree_item_queue(struct mmfree_item *item, struct mmfree_waiter *w,
-		       int nid, struct mem_cgroup *memcg)
+		       int nid, int run, struct mem_cgroup *memcg)
 {
 	INIT_WORK(&item->work, mmfree_item_workfn);
 	item->waiter = w;
 	item->nid = nid;
+	item->run = run;
 	item->memcg = NULL;
 	item->cgrp = READ_ONCE(mmfree_test_uncharged) ? NULL :
 		     mmfree_task_cgroup_get(current);
 	atomic_long_add(item->pages, &mmfree_pool_inflight);
 	atomic_long_add(item->pages, &mmfree_pool_nodes[nid].inflight);
+	atomic_long_add(item->pages, &mmfree_pool_nodes[run].to_run);
 	atomic_inc(&mmfree_pool_items);
 	mmfree_stat_add(MMFREE_STAT_PAGEFREE_WORK_ITEMS, 1);
 	if (w) {
@@ -358,12 +367,12 @@ void mmfree_item_queue(struct mmfree_item *item, struct mmfree_waiter *w,
 		 */
 		spin_lock(&mmfree_pool_async_lock);
 		list_add_tail(&item->node, &mmfree_pool_async);
-		queue_work_node(nid, mmfree_pool_wq, &item->work);
+		queue_work_node(run, mmfree_pool_wq, &item->work);
 		spin_unlock(&mmfree_pool_async_lock);
 		mmfree_item_queued_hold();
 		return;
 	}
-	queue_work_node(nid, mmfree_pool_wq, &item->work);
+	queue_work_node(run, mmfree_pool_wq, &item->work);
 }
 
 void mmfree_waiter_init(struct mmfree_waiter *w)

@@ -267,8 +267,9 @@ queue_boots() {	# i
 		(($1 != 1)) || args+=(--append mmfree_once=1)
 		echo "$w $1 main$(quote "${args[@]}" "${vmargs[@]}")"
 	fi
+	# Two nodes of a CPU each, and a CPU-less one (pagefree-numa).
 	((!numa)) || echo "200 $1 numa$(quote ${test:+--test "$test"} --numa 2 --smp 2 \
-		--append mmfree_needs=numa --append cma=256M "${vmargs[@]}")"
+		--memnode 256 --append mmfree_needs=numa --append cma=256M "${vmargs[@]}")"
 	# The package rootfs lives in the guest's RAM (up to 900 MB
 	# unpacked) beside the README's 2 GiB workload: 5 GiB.
 	((!pkg)) || echo "450 $1 packages$(quote ${test:+--test "$test"} --rootfs packages --mem 5G \

@@ -5,9 +5,14 @@
 #
 # Usage: tests/vm.sh --kernel KVER --module PATH [--helper PATH]
 #                    [--test NAME] [--demo]
-#                    [--mem SIZE] [--smp N] [--numa NODES] [--append "ARGS"]
+#                    [--mem SIZE] [--smp N] [--numa NODES] [--memnode MB]
+#                    [--append "ARGS"]
 #                    [--timeout SEC] [--boot-limit SEC]
 #                    [--rootfs packages|bench]
+# --memnode adds one more NUMA node, with MB MiB of memory and no CPU,
+# its memory a cold-plugged DIMM left offline at boot
+# (memhp_default_state=offline): a test onlines it, and other tests never
+# see it.  With --numa only.
 # --helper adds a test helper module (scripts/build-module.sh --helper)
 # that the guest's modprobe finds (not with --rootfs packages).
 # --rootfs packages boots the package test's root filesystem (see
@@ -28,7 +33,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 . "$root/scripts/help.sh"
 help_if_asked "$@"
 
-kver='' module='' helper='' test='' demo=0 script=demo mem=3G smp=2 numa=1 append=''
+kver='' module='' helper='' test='' demo=0 script=demo mem=3G smp=2 numa=1 memnode=0 append=''
 timeout_s=2400 boot_limit=300 rootfs=base
 while (($#)); do
 	case "$1" in
@@ -41,6 +46,7 @@ while (($#)); do
 	--mem) mem=${2:?}; shift 2 ;;
 	--smp) smp=${2:?}; shift 2 ;;
 	--numa) numa=${2:?}; shift 2 ;;
+	--memnode) memnode=${2:?}; shift 2 ;;
 	--append) append+=" ${2?}"; shift 2 ;;
 	--timeout) timeout_s=${2:?}; shift 2 ;;
 	--boot-limit) boot_limit=${2:?}; shift 2 ;;
@@ -57,6 +63,10 @@ done
 	{ echo "vm.sh: --timeout and --boot-limit take seconds" >&2; exit 2; }
 if ! [[ $numa =~ ^[1-9][0-9]*$ && $smp =~ ^[1-9][0-9]*$ ]] || ((smp % numa != 0)); then
 	echo "vm.sh: --numa takes a number of nodes that divides --smp's CPUs" >&2
+	exit 2
+fi
+if ! [[ $memnode =~ ^[0-9]+$ ]] || ((memnode && numa == 1)); then
+	echo "vm.sh: --memnode takes MiB, with --numa" >&2
 	exit 2
 fi
 case "$mem" in
@@ -218,7 +228,12 @@ if ((numa > 1)); then
 	mem=$((mem_mb / numa * numa))M
 	smp_opt+=",sockets=$numa,cores=$((smp / numa)),threads=1"
 fi
-qemu=(qemu-system-x86_64 -accel "$accel_opt" -cpu "$cpu" -smp "$smp_opt" -m "$mem"
+mem_opt=$mem
+if ((memnode)); then
+	mem_opt+=",slots=1,maxmem=$((mem_mb / numa * numa + memnode))M"
+	cmdline+=" memhp_default_state=offline"
+fi
+qemu=(qemu-system-x86_64 -accel "$accel_opt" -cpu "$cpu" -smp "$smp_opt" -m "$mem_opt"
 	-nodefaults -no-user-config -display none -monitor none -no-reboot
 	-kernel "$kdir/boot/vmlinuz-$kver" -initrd "$work/initrd.img"
 	-append "$cmdline"
@@ -230,6 +245,11 @@ if ((numa > 1)); then
 		qemu+=(-object "memory-backend-ram,id=m$n,size=$((mem_mb / numa))M"
 			-numa "node,nodeid=$n,cpus=$((n * smp / numa))-$(((n + 1) * smp / numa - 1)),memdev=m$n")
 	done
+fi
+# The CPU-less node: QEMU's SRAT gives the DIMM range to the last node.
+if ((memnode)); then
+	qemu+=(-object "memory-backend-ram,id=mx,size=${memnode}M" -numa "node,nodeid=$numa"
+		-device "pc-dimm,id=dimm0,memdev=mx,node=$numa")
 fi
 echo "vm.sh: booting $kver ($accel, -smp $smp -m $mem):$(printf ' %q' "${qemu[@]}")" >&2
 

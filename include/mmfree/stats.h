@@ -138,7 +138,7 @@ const struct mmfree_stat_desc mmfree_stat_descs[MMFREE_NR_STATS] = {
 	[MMFREE_STAT_PAGEFREE_REMOTE_PAGES] = {
 		.dir = "pagefree/stats", .name = "remote_pages",
 		.unit = MMFREE_STAT_FREED,
-		.help = "of those, freed by a worker on another NUMA node than theirs",
+		.help = "of those, freed by a worker on another NUMA node than its item's",
 	},
 	[MMFREE_STAT_PAGEFREE_HELPED_PAGES] = {
 		.dir = "pagefree/stats", .name = "helped_pages",

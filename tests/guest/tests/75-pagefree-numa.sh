@@ -187,4 +187,80 @@ for node in 1 0 alt il; do
 			fail "idle_only, $node: node 0's $busy0 pages freed inline in $runs0 runs" ;;
 	esac
 done
+
+# --- CPU-less node ----------------------------------------------------------
+# Node 2 has memory and no CPU (vm.sh --memnode: a DIMM left offline
+# until here, so that the other tests of the boot never see it).  The
+# workqueue runs its pages' items on the queuing CPU's node, and that node
+# is the one the cpuset check, the idle scan and remote_pages look at.
+MN=2
+[ -d $NODES/node$MN ] ||
+	fail "no node $MN: tests/run.sh boots this machine with a CPU-less node (vm.sh --memnode)"
+[ -z "$(cat $NODES/node$MN/cpulist)" ] || fail "node $MN has CPUs: $(cat $NODES/node$MN/cpulist)"
+
+memnode_set() {	# online_movable | offline: node $MN's memory blocks
+	local b
+	for b in "$NODES/node$MN"/memory[0-9]*; do
+		[ "$(cat "$b/state")" = "${1%_movable}" ] || echo "$1" >"$b/state" || return 1
+	done
+}
+
+trap 'pf_cleanup; trace_off; rmdir $CS 2>/dev/null; memnode_set offline' EXIT
+memnode_set online_movable || fail "onlining node $MN's memory"
+echo "node $MN: $(awk '$3 == "MemFree:" { print $4 }' $NODES/node$MN/meminfo) kB free"
+pages=$((2 * mb * 256))
+
+# With idle_only off, a task on node 0's CPU hands node 2's pages to the
+# pool, and no worker frees them off node 0.  (Before, each page counted
+# remote, against the pages' node, where no worker can run.)
+pf_load pagefree_mode=async pagefree_idle_only=0
+pf_run taskset -c "$cpu0" pftest node $mb 1 $MN
+pf_baseline
+pf_snap
+pf_run taskset -c "$cpu0" pftest node $mb 2 $MN
+pf_wait_inflight
+pf_show "CPU-less node $MN, task on CPU $cpu0"
+off=$(pf_delta offloaded_pages)
+remote=$(pf_delta remote_pages)
+echo "CPU-less node: $off pages freed by workers, $remote of them off their item's node"
+[ "$off" -ge $((pages / 2)) ] || fail "CPU-less node: only $off of $pages pages freed by workers"
+[ $((remote * 50)) -le "$off" ] ||
+	fail "CPU-less node: $remote of $off pages freed by workers counted remote"
+pf_assert_no_leak "CPU-less node: after 2 munmaps of $mb MiB"
+
+# idle_only: their items would run on node 0's one CPU, the task's own:
+# freed inline as busy.  (Before, node 1's idle CPU counted for them.)
+pf_load pagefree_mode=async
+pf_snap
+pf_run taskset -c "$cpu0" pftest node $mb 2 $MN
+pf_wait_inflight
+pf_show "idle_only, CPU-less node $MN, task on CPU $cpu0"
+busy=$(pf_delta inline_busy_pages)
+[ "$busy" -ge $((pages * 9 / 10)) ] ||
+	fail "idle_only: only $busy of $pages pages of node $MN inline as busy, their items' node's one CPU the task's"
+
+# cpuset of node 0's CPU: the pool takes them and frees them there.
+# (Before, they were freed inline as limited, as if their items might
+# run on any CPU.)
+echo 0-$MN >$CS/cpuset.mems || fail "cpuset.mems = 0-$MN"
+pf_load pagefree_mode=async pagefree_idle_only=0
+echo 1 >$E/mmfree_item_freed/enable || fail "enabling mmfree_item_freed"
+pf_snap
+trace_start
+pf_run pf_in_cg $CS pftest node $mb 2 $MN
+pf_wait_inflight
+trace_stop
+pf_show "cpuset CPU $cpu0, pages on node $MN"
+lim=$(pf_delta inline_limited_pages)
+off=$(pf_delta offloaded_pages)
+cpus=$(trace_lines mmfree_item_freed | grep "by=worker cgroup=$cgid\$" |
+	sed -n 's/^[^[]*\[0*\([0-9][0-9]*\)\].*/\1/p' | sort -u | tr '\n' ' ')
+echo "cpuset CPU $cpu0, pages on node $MN: $off offloaded, $lim inline as limited, freed by workers on CPUs: ${cpus:-none}"
+[ "$off" -ge $((pages / 2)) ] || fail "cpuset: only $off of $pages pages of node $MN freed by workers"
+[ "$lim" -le $((pages / 10)) ] || fail "cpuset: $lim of $pages pages of node $MN freed inline as limited"
+[ -n "$cpus" ] || fail "cpuset: no trace of an item freed by a worker"
+for c in $cpus; do
+	[ "$c" = "$cpu0" ] || fail "cpuset: an item of the cpuset's task was freed on CPU $c"
+done
 unload
+memnode_set offline || fail "offlining node $MN's memory"
