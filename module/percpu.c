@@ -177,7 +177,7 @@ static bool mmfree_chunk_candidate(void *chunk, int min)
 /*
  * The candidate that is to keep the float, or NULL when chunks that are
  * not candidates hold it already.  Sets *none when no single candidate
- * can hold it (then nothing is isolated).
+ * can hold it.
  */
 static void *mmfree_percpu_holder(int min, int keep, bool *none)
 {
@@ -213,7 +213,9 @@ static void *mmfree_percpu_holder(int min, int keep, bool *none)
  * fewer than 4 empty pages remain in non-isolated chunks, so the float
  * (keep_empty_pages) must stay in chunks that are not isolated.  When
  * chunks outside the candidates do not hold it, the candidate with the
- * fewest empty pages that can hold it alone stays; all others go.
+ * fewest empty pages that can hold it alone stays; all others go.  When
+ * none can hold it alone, candidates go in list order for as long as
+ * those left hold it: a few chunks keep it together.
  */
 static void mmfree_percpu_isolate(int *chunks, int *pages)
 {
@@ -226,20 +228,22 @@ static void mmfree_percpu_isolate(int *chunks, int *pages)
 
 	lockdep_assert_held(mmfree_pcpu.lock);
 	holder = mmfree_percpu_holder(min, keep, &none);
-	/* No single chunk can hold the float: leave it to the kernel. */
-	if (none)
-		return;
 	for (chunk = mmfree_chunks_first(&it, mmfree_pcpu_free_slot); chunk;
 	     chunk = mmfree_chunks_next(&it)) {
+		int empty;
+
 		if (it.slot == *mmfree_pcpu.sidelined_slot || chunk == holder ||
 		    !mmfree_chunk_candidate(chunk, min))
 			continue;
+		empty = CHUNK(chunk, nr_empty_pop_pages, int);
+		/* The kernel's count is of the chunks not isolated. */
+		if (none && *mmfree_pcpu.nr_empty_pop_pages - empty < keep)
+			continue;
 		CHUNK(chunk, isolated, bool) = true;
-		*mmfree_pcpu.nr_empty_pop_pages -=
-			CHUNK(chunk, nr_empty_pop_pages, int);
+		*mmfree_pcpu.nr_empty_pop_pages -= empty;
 		list_move(mmfree_chunk_node(chunk), to);
 		(*chunks)++;
-		*pages += CHUNK(chunk, nr_empty_pop_pages, int);
+		*pages += empty;
 		mmfree_stat_add(MMFREE_STAT_PERCPU_ISOLATED_CHUNKS, 1);
 		mmfree_percpu_run.isolated = true;
 	}
