@@ -168,6 +168,22 @@ pf_lift_rt_throttle() {
 	echo -1 >$RT_RUNTIME || fail "lifting the real-time throttle"
 }
 
+# The 2-node boot's node of memory and no CPU (vm.sh --memnode): its DIMM
+# stays offline but while a test needs it, so that the others never see
+# it.  pf_memnode online_movable | offline.
+PF_MEMNODE=2
+pf_memnode() {	# state
+	local n b
+	n=/sys/devices/system/node/node$PF_MEMNODE
+	[ -d $n ] ||
+		fail "no node $PF_MEMNODE: tests/run.sh boots this machine with a CPU-less node (vm.sh --memnode)"
+	[ -z "$(cat $n/cpulist)" ] || fail "node $PF_MEMNODE has CPUs: $(cat $n/cpulist)"
+	for b in "$n"/memory[0-9]*; do
+		[ "$(cat "$b/state")" = "${1%_movable}" ] || echo "$1" >"$b/state" ||
+			fail "node $PF_MEMNODE's memory: $1"
+	done
+}
+
 pf_feed_workers() {
 	pf_bg_stop
 	if [ -n "$PF_SHELL_CPUS" ]; then

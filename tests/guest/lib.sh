@@ -205,6 +205,17 @@ memcg_delete_pct() {	# count pct
 		fail "rmdir of $2% of $1 cgroups"
 }
 
+# The stock kernel's leftovers: with mmfree's percpu off, @count cgroups
+# created and 20% of them deleted in a scattered pattern, then quiet.
+pcpu_stock_holes() {	# count
+	unload
+	load percpu_enabled=0
+	memcg_setup
+	memcg_create "$1"
+	memcg_delete_pct "$1" 20
+	pcpu_quiesce
+}
+
 memcg_delete_all() {
 	[ -d "$CG" ] || return 0
 	find "$CG" -mindepth 1 -depth -type d -exec rmdir {} + 2>/dev/null

@@ -15,12 +15,7 @@ MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
 n=${PCPU_CGROUPS:-1500}
 [ -d $T ] || skip "no tracefs"
 trap 'trace_off; memcg_delete_all' EXIT
-unload
-load percpu_enabled=0
-memcg_setup
-memcg_create "$n"
-memcg_delete_pct "$n" 20
-pcpu_quiesce
+pcpu_stock_holes "$n"
 echo "stock, after deleting 20% of $n cgroups:"
 stock_pop=$(pcpu_stat populated_pages)
 stock_empty=$(pcpu_stat empty_pages)

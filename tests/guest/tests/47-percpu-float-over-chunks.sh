@@ -15,12 +15,7 @@ MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
 
 n=${PCPU_CGROUPS:-1500}
 trap 'memcg_delete_all' EXIT
-unload
-load percpu_enabled=0
-memcg_setup
-memcg_create "$n"
-memcg_delete_pct "$n" 20
-pcpu_quiesce
+pcpu_stock_holes "$n"
 acct=$(pcpu_accounting)
 echo "$acct" | grep chunk
 first=$(echo "$acct" | awk '$1 == "first_chunk_empty_pages" { print $2 }')

@@ -95,26 +95,40 @@ cpu0=$(node_cpu 0)
 echo "$cpu0" >$CS/cpuset.cpus || fail "cpuset.cpus = $cpu0"
 echo 0-1 >$CS/cpuset.mems || fail "cpuset.mems = 0-1"
 cgid=$(stat -c %i $CS)	# a cgroup's id is its directory's inode
-pf_load pagefree_mode=async pagefree_idle_only=0
-echo 1 >$E/mmfree_item_freed/enable || fail "enabling mmfree_item_freed"
-for node in 1 0; do
+
+# Async, no idle CPU needed, the trace event of each freed item on.
+cpuset_load() {
+	pf_load pagefree_mode=async pagefree_idle_only=0
+	echo 1 >$E/mmfree_item_freed/enable || fail "enabling mmfree_item_freed"
+}
+
+# A task in the cpuset unmaps 2 x $mb MiB of node $1: sets items, off,
+# lim and cpus (the CPUs workers freed the cgroup's items on), all of
+# which must be node 0's.
+cpuset_munmap() {	# node
 	pf_snap
 	trace_start
-	pf_run pf_in_cg $CS pftest node $mb 2 $node
+	pf_run pf_in_cg $CS pftest node $mb 2 "$1"
 	pf_wait_inflight
 	trace_stop
-	pf_show "cpuset CPU $cpu0, pages on node $node"
+	pf_show "cpuset CPU $cpu0, pages on node $1"
 	items=$(pf_delta work_items)
+	off=$(pf_delta offloaded_pages)
 	lim=$(pf_delta inline_limited_pages)
 	# The CPU each worker's item was freed on: "comm-pid [CPU] ...".
 	cpus=$(trace_lines mmfree_item_freed | grep "by=worker cgroup=$cgid\$" |
 		sed -n 's/^[^[]*\[0*\([0-9][0-9]*\)\].*/\1/p' | sort -u | tr '\n' ' ')
-	echo "cpuset CPU $cpu0, pages on node $node: $items work items, freed by workers on CPUs: ${cpus:-none}"
+	echo "cpuset CPU $cpu0, pages on node $1: $items work items, $off pages offloaded, $lim inline as limited, freed by workers on CPUs: ${cpus:-none}"
 	# (The shell that exec'd pftest in the cgroup may queue a few
 	# pages of its own, of node 0.)
 	for c in $cpus; do
 		[ "$c" = "$cpu0" ] || fail "an item of the cpuset's task was freed on CPU $c"
 	done
+}
+
+cpuset_load
+for node in 1 0; do
+	cpuset_munmap $node
 	if [ $node = 1 ]; then
 		[ "$lim" -ge $((2 * mb * 256 * 9 / 10)) ] ||
 			fail "only $lim of $((2 * mb * 256)) pages of node 1 freed inline as limited"
@@ -193,20 +207,9 @@ done
 # until here, so that the other tests of the boot never see it).  The
 # workqueue runs its pages' items on the queuing CPU's node, and that node
 # is the one the cpuset check, the idle scan and remote_pages look at.
-MN=2
-[ -d $NODES/node$MN ] ||
-	fail "no node $MN: tests/run.sh boots this machine with a CPU-less node (vm.sh --memnode)"
-[ -z "$(cat $NODES/node$MN/cpulist)" ] || fail "node $MN has CPUs: $(cat $NODES/node$MN/cpulist)"
-
-memnode_set() {	# online_movable | offline: node $MN's memory blocks
-	local b
-	for b in "$NODES/node$MN"/memory[0-9]*; do
-		[ "$(cat "$b/state")" = "${1%_movable}" ] || echo "$1" >"$b/state" || return 1
-	done
-}
-
-trap 'pf_cleanup; trace_off; rmdir $CS 2>/dev/null; memnode_set offline' EXIT
-memnode_set online_movable || fail "onlining node $MN's memory"
+MN=$PF_MEMNODE
+pf_memnode online_movable
+trap 'pf_cleanup; trace_off; rmdir $CS 2>/dev/null; pf_memnode offline' EXIT
 echo "node $MN: $(awk '$3 == "MemFree:" { print $4 }' $NODES/node$MN/meminfo) kB free"
 pages=$((2 * mb * 256))
 
@@ -243,24 +246,10 @@ busy=$(pf_delta inline_busy_pages)
 # (Before, they were freed inline as limited, as if their items might
 # run on any CPU.)
 echo 0-$MN >$CS/cpuset.mems || fail "cpuset.mems = 0-$MN"
-pf_load pagefree_mode=async pagefree_idle_only=0
-echo 1 >$E/mmfree_item_freed/enable || fail "enabling mmfree_item_freed"
-pf_snap
-trace_start
-pf_run pf_in_cg $CS pftest node $mb 2 $MN
-pf_wait_inflight
-trace_stop
-pf_show "cpuset CPU $cpu0, pages on node $MN"
-lim=$(pf_delta inline_limited_pages)
-off=$(pf_delta offloaded_pages)
-cpus=$(trace_lines mmfree_item_freed | grep "by=worker cgroup=$cgid\$" |
-	sed -n 's/^[^[]*\[0*\([0-9][0-9]*\)\].*/\1/p' | sort -u | tr '\n' ' ')
-echo "cpuset CPU $cpu0, pages on node $MN: $off offloaded, $lim inline as limited, freed by workers on CPUs: ${cpus:-none}"
+cpuset_load
+cpuset_munmap $MN
 [ "$off" -ge $((pages / 2)) ] || fail "cpuset: only $off of $pages pages of node $MN freed by workers"
 [ "$lim" -le $((pages / 10)) ] || fail "cpuset: $lim of $pages pages of node $MN freed inline as limited"
 [ -n "$cpus" ] || fail "cpuset: no trace of an item freed by a worker"
-for c in $cpus; do
-	[ "$c" = "$cpu0" ] || fail "cpuset: an item of the cpuset's task was freed on CPU $c"
-done
 unload
-memnode_set offline || fail "offlining node $MN's memory"
+pf_memnode offline
