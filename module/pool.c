@@ -738,8 +738,14 @@ int mmfree_pool_init(void)
 /* Called with nothing left to queue items; frees what is still queued. */
 void mmfree_pool_exit(void)
 {
+	int nid;
+
 	destroy_workqueue(mmfree_pool_wq);
+	/* Every item counted in, on its nodes too, has counted out. */
 	WARN_ON(atomic_long_read(&mmfree_pool_inflight));
+	for (nid = 0; nid < nr_node_ids; nid++)
+		WARN_ON(atomic_long_read(&mmfree_pool_nodes[nid].inflight) ||
+			atomic_long_read(&mmfree_pool_nodes[nid].to_run));
 	kmem_cache_destroy(mmfree_item_cache);
 	kfree(mmfree_pool_nodes);
 }
