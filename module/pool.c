@@ -180,6 +180,9 @@ static void mmfree_item_back(struct mmfree_item *item)
 	if (!atomic_long_sub_return(item->pages, &mmfree_pool_inflight)) {
 		mmfree_stat_notify(MMFREE_STAT_PAGEFREE_INFLIGHT_PAGES);
 		wake_up_all(&mmfree_pool_back_wq);
+	} else if (item->waiter && wq_has_sleeper(&mmfree_pool_back_wq)) {
+		/* An OOM may wait for its nodes' pages (async: at release). */
+		wake_up_all(&mmfree_pool_back_wq);
 	}
 }
 
@@ -201,7 +204,7 @@ static void mmfree_item_destroy(struct mmfree_item *item)
 /* An async item's end, once off the list. */
 static void mmfree_item_release(struct mmfree_item *item)
 {
-	/* A memcg OOM may wait for this memcg's items. */
+	/* An OOM may wait for this item, now unlisted. */
 	if (wq_has_sleeper(&mmfree_pool_back_wq))
 		wake_up_all(&mmfree_pool_back_wq);
 	mmfree_item_destroy(item);
@@ -440,16 +443,24 @@ unsigned long mmfree_waiter_finish(struct mmfree_waiter *w)
 	return helped;
 }
 
-/* Whether an async item's pages count for @memcg (NULL: for every memcg). */
-static bool mmfree_item_in(struct mmfree_item *item, struct mem_cgroup *memcg)
+/*
+ * Whether an async item's pages count for an OOM of @memcg (and its
+ * descendants), or with @memcg NULL, for one whose allocation may use
+ * @nodes (NULL: every node).
+ */
+static bool mmfree_item_in(struct mmfree_item *item, struct mem_cgroup *memcg,
+			   const nodemask_t *nodes)
 {
-	return !memcg ||
-	       (item->memcg && mem_cgroup_is_descendant(item->memcg, memcg));
+	if (memcg)
+		return item->memcg &&
+		       mem_cgroup_is_descendant(item->memcg, memcg);
+	return !nodes || node_isset(item->nid, *nodes);
 }
 
 /**
- * mmfree_pool_help - free the async items of a memcg no worker has started
- * @memcg: the memcg whose items (and its descendants'), or NULL for all
+ * mmfree_pool_help - free the async items of an OOM no worker has started
+ * @memcg: a memcg OOM's memcg: its items (and its descendants'); or NULL
+ * @nodes: with @memcg NULL, the items of these nodes' pages
  *
  * Takes them back from the workqueue (cancel_work(), as a sync waiter
  * does with its own) and frees them in the calling task, newest first:
@@ -459,7 +470,8 @@ static bool mmfree_item_in(struct mmfree_item *item, struct mem_cgroup *memcg)
  *
  * Return: pages freed.
  */
-unsigned long mmfree_pool_help(struct mem_cgroup *memcg)
+unsigned long mmfree_pool_help(struct mem_cgroup *memcg,
+			       const nodemask_t *nodes)
 {
 	struct mmfree_item *item, *next;
 	unsigned long helped = 0;
@@ -472,7 +484,8 @@ unsigned long mmfree_pool_help(struct mem_cgroup *memcg)
 	 */
 	spin_lock(&mmfree_pool_async_lock);
 	list_for_each_entry_safe_reverse(item, next, &mmfree_pool_async, node)
-		if (mmfree_item_in(item, memcg) && cancel_work(&item->work))
+		if (mmfree_item_in(item, memcg, nodes) &&
+		    cancel_work(&item->work))
 			list_move_tail(&item->node, &taken);
 	spin_unlock(&mmfree_pool_async_lock);
 
@@ -500,32 +513,39 @@ long mmfree_pool_async_pages(struct mem_cgroup *memcg)
 
 	spin_lock(&mmfree_pool_async_lock);
 	list_for_each_entry(item, &mmfree_pool_async, node)
-		if (mmfree_item_in(item, memcg))
+		if (mmfree_item_in(item, memcg, NULL))
 			pages += item->pages;
 	spin_unlock(&mmfree_pool_async_lock);
 	return pages;
 }
 
 /* Whether what mmfree_pool_wait_back() waits for is back. */
-static bool mmfree_pool_back(struct mem_cgroup *memcg)
+static bool mmfree_pool_back(struct mem_cgroup *memcg, const nodemask_t *nodes)
 {
 	if (memcg)
 		return !mmfree_pool_async_pages(memcg);
-	return !atomic_long_read(&mmfree_pool_inflight);
+	if (!nodes)
+		return !atomic_long_read(&mmfree_pool_inflight);
+	return !mmfree_pool_inflight_pages_on(nodes);
 }
 
 /**
- * mmfree_pool_wait_back - wait until a memcg's pages are back, for a while
- * @memcg: wait for its async items (and its descendants'); NULL: for every
- *	page in flight
+ * mmfree_pool_wait_back - wait until an OOM's pages are back, for a while
+ * @memcg: a memcg OOM's memcg: wait for its async items (and its
+ *	descendants'); or NULL
+ * @nodes: with @memcg NULL, wait for every page in flight on these nodes
+ *	(pages elsewhere make no room for the allocation); NULL: on any
  * @timeout: jiffies at most
  *
  * Context: process context, sleeps uninterruptibly.
+ *
+ * Return: true if they are back, false if @timeout ran out first.
  */
-void mmfree_pool_wait_back(struct mem_cgroup *memcg, unsigned long timeout)
+bool mmfree_pool_wait_back(struct mem_cgroup *memcg, const nodemask_t *nodes,
+			   unsigned long timeout)
 {
-	wait_event_timeout(mmfree_pool_back_wq, mmfree_pool_back(memcg),
-			   timeout);
+	return wait_event_timeout(mmfree_pool_back_wq,
+				  mmfree_pool_back(memcg, nodes), timeout) > 0;
 }
 
 /* Work items queued or being freed now. */
