@@ -111,11 +111,9 @@ void mmfree_pool_set_workers(unsigned int workers);
 void mmfree_pool_gather_begin(void);
 void mmfree_pool_gather_end(void);
 void mmfree_pool_drain(void);
-unsigned long mmfree_pool_help(struct mem_cgroup *memcg,
-			       const nodemask_t *nodes);
+unsigned long mmfree_pool_help(struct mem_cgroup *memcg);
 long mmfree_pool_async_pages(struct mem_cgroup *memcg);
-bool mmfree_pool_wait_back(struct mem_cgroup *memcg, const nodemask_t *nodes,
-			   unsigned long timeout);
+void mmfree_pool_wait_back(struct mem_cgroup *memcg, unsigned long timeout);
 
 /* --- sym.c */
 

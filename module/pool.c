@@ -180,9 +180,6 @@ static void mmfree_item_back(struct mmfree_item *item)
 	if (!atomic_long_sub_return(item->pages, &mmfree_pool_inflight)) {
 		mmfree_stat_notify(MMFREE_STAT_PAGEFREE_INFLIGHT_PAGES);
 		wake_up_all(&mmfree_pool_back_wq);
-	} else if (item->waiter && wq_has_sleeper(&mmfree_pool_back_wq)) {
-		/* An OOM may wait for its nodes' pages (async: at release). */
-		wake_up_all(&mmfree_pool_back_wq);
 	}
 }
 
@@ -204,7 +201,7 @@ static void mmfree_item_destroy(struct mmfree_item *item)
 /* An async item's end, once off the list. */
 static void mmfree_item_release(struct mmfree_item *item)
 {
-	/* An OOM may wait for this item, now unlisted. */
+	/* A memcg OOM may wait for this memcg's items. */
 	if (wq_has_sleeper(&mmfree_pool_back_wq))
 		wake_up_all(&mmfree_pool_back_wq);
 	mmfree_item_destroy(item);
@@ -443,24 +440,16 @@ unsigned long mmfree_waiter_finish(struct mmfree_waiter *w)
 	return helped;
 }
 
-/*
- * Whether an async item's pages count for an OOM of @memcg (and its
- * descendants), or with @memcg NULL, for one whose allocation may use
- * @nodes (NULL: every node).
- */
-static bool mmfree_item_in(struct mmfree_item *item, struct mem_cgroup *memcg,
-			   const nodemask_t *nodes)
+/* Whether an async item's pages count for @memcg (NULL: for every memcg). */
+static bool mmfree_item_in(struct mmfree_item *item, struct mem_cgroup *memcg)
 {
-	if (memcg)
-		return item->memcg &&
-		       mem_cgroup_is_descendant(item->memcg, memcg);
-	return !nodes || node_isset(item->nid, *nodes);
+	return !memcg ||
+	       (item->memcg && mem_cgroup_is_descendant(item->memcg, memcg));
 }
 
 /**
- * mmfree_pool_help - free the async items of an OOM no worker has started
- * @memcg: a memcg OOM's memcg: its items (and its descendants'); or NULL
- * @nodes: with @memcg NULL, the items of these nodes' pages
+ * mmfree_pool_help - free the async items of a memcg no worker has started
+ * @memcg: the memcg whose items (and its descendants'), or NULL for all
  *
  * Takes them back from the workqueue (cancel_work(), as a sync waiter
  * does with its own) and frees them in the calling task, newest first:
@@ -470,8 +459,7 @@ static bool mmfree_item_in(struct mmfree_item *item, struct mem_cgroup *memcg,
  *
  * Return: pages freed.
  */
-unsigned long mmfree_pool_help(struct mem_cgroup *memcg,
-			       const nodemask_t *nodes)
+unsigned long mmfree_pool_help(struct mem_cgroup *memcg)
 {
 	struct mmfree_item *item, *next;
 	unsigned long helped = 0;
@@ -484,8 +472,7 @@ unsigned long mmfree_pool_help(struct mem_cgroup *memcg,
 	 */
 	spin_lock(&mmfree_pool_async_lock);
 	list_for_each_entry_safe_reverse(item, next, &mmfree_pool_async, node)
-		if (mmfree_item_in(item, memcg, nodes) &&
-		    cancel_work(&item->work))
+		if (mmfree_item_in(item, memcg) && cancel_work(&item->work))
 			list_move_tail(&item->node, &taken);
 	spin_unlock(&mmfree_pool_async_lock);
 
@@ -513,39 +500,32 @@ long mmfree_pool_async_pages(struct mem_cgroup *memcg)
 
 	spin_lock(&mmfree_pool_async_lock);
 	list_for_each_entry(item, &mmfree_pool_async, node)
-		if (mmfree_item_in(item, memcg, NULL))
+		if (mmfree_item_in(item, memcg))
 			pages += item->pages;
 	spin_unlock(&mmfree_pool_async_lock);
 	return pages;
 }
 
 /* Whether what mmfree_pool_wait_back() waits for is back. */
-static bool mmfree_pool_back(struct mem_cgroup *memcg, const nodemask_t *nodes)
+static bool mmfree_pool_back(struct mem_cgroup *memcg)
 {
 	if (memcg)
 		return !mmfree_pool_async_pages(memcg);
-	if (!nodes)
-		return !atomic_long_read(&mmfree_pool_inflight);
-	return !mmfree_pool_inflight_pages_on(nodes);
+	return !atomic_long_read(&mmfree_pool_inflight);
 }
 
 /**
- * mmfree_pool_wait_back - wait until an OOM's pages are back, for a while
- * @memcg: a memcg OOM's memcg: wait for its async items (and its
- *	descendants'); or NULL
- * @nodes: with @memcg NULL, wait for every page in flight on these nodes
- *	(pages elsewhere make no room for the allocation); NULL: on any
+ * mmfree_pool_wait_back - wait until a memcg's pages are back, for a while
+ * @memcg: wait for its async items (and its descendants'); NULL: for every
+ *	page in flight
  * @timeout: jiffies at most
  *
  * Context: process context, sleeps uninterruptibly.
- *
- * Return: true if they are back, false if @timeout ran out first.
  */
-bool mmfree_pool_wait_back(struct mem_cgroup *memcg, const nodemask_t *nodes,
-			   unsigned long timeout)
+void mmfree_pool_wait_back(struct mem_cgroup *memcg, unsigned long timeout)
 {
-	return wait_event_timeout(mmfree_pool_back_wq,
-				  mmfree_pool_back(memcg, nodes), timeout) > 0;
+	wait_event_timeout(mmfree_pool_back_wq, mmfree_pool_back(memcg),
+			   timeout);
 }
 
 /* Work items queued or being freed now. */
