@@ -225,12 +225,13 @@ mkdir -p "$logs"
 # kernel warns when CPUs sharing a cache sit on different nodes).
 smp_opt=$smp
 if ((numa > 1)); then
-	mem=$((mem_mb / numa * numa))M
+	mem_mb=$((mem_mb / numa * numa))
+	mem=${mem_mb}M
 	smp_opt+=",sockets=$numa,cores=$((smp / numa)),threads=1"
 fi
 mem_opt=$mem
 if ((memnode)); then
-	mem_opt+=",slots=1,maxmem=$((mem_mb / numa * numa + memnode))M"
+	mem_opt+=",slots=1,maxmem=$((mem_mb + memnode))M"
 	cmdline+=" memhp_default_state=offline"
 fi
 qemu=(qemu-system-x86_64 -accel "$accel_opt" -cpu "$cpu" -smp "$smp_opt" -m "$mem_opt"
