@@ -111,9 +111,11 @@ void mmfree_pool_set_workers(unsigned int workers);
 void mmfree_pool_gather_begin(void);
 void mmfree_pool_gather_end(void);
 void mmfree_pool_drain(void);
-unsigned long mmfree_pool_help(struct mem_cgroup *memcg);
+unsigned long mmfree_pool_help(struct mem_cgroup *memcg,
+			       const nodemask_t *nodes);
 long mmfree_pool_async_pages(struct mem_cgroup *memcg);
-void mmfree_pool_wait_back(struct mem_cgroup *memcg, unsigned long timeout);
+bool mmfree_pool_wait_back(struct mem_cgroup *memcg, const nodemask_t *nodes,
+			   unsigned long timeout);
 
 /* --- sym.c */
 

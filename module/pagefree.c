@@ -1040,29 +1040,31 @@ static bool mmfree_oom_zones_ok(struct oom_control *oc)
  * items workers have started (a few batches) are waited for
  * MMFREE_OOM_WAIT_MS at most.  Sync items are their waiters' to help.
  * A memcg OOM frees and waits for its memcg's items only: a tenant does
- * not pay for, or wait on, another's frees.
+ * not pay for, or wait on, another's frees; any other OOM for the items
+ * of the nodes its allocation may use.
  */
 #define MMFREE_OOM_WAIT_MS	1000
 
 static bool mmfree_oom_drained(struct oom_control *oc)
 {
 	struct mem_cgroup *memcg = oc->memcg;
-
+	const nodemask_t *nodes = memcg ? NULL : mmfree_oom_nodes(oc);
 	long pages = mmfree_oom_inflight(oc);
-	bool progress;
+	bool progress, back;
 
 	/* order -1: sysrq asked for a kill, not for memory. */
 	if (oc->order < 0 || !pages)
 		return false;
 	mmfree_stat_add(MMFREE_STAT_PAGEFREE_HELPED_PAGES,
-			mmfree_pool_help(memcg));
-	mmfree_pool_wait_back(memcg, msecs_to_jiffies(MMFREE_OOM_WAIT_MS));
+			mmfree_pool_help(memcg, nodes));
+	back = mmfree_pool_wait_back(memcg, nodes,
+				     msecs_to_jiffies(MMFREE_OOM_WAIT_MS));
 	if (!memcg)
 		progress = mmfree_oom_zones_ok(oc);
 	else
 		progress = page_counter_read(&memcg->memory) +
 			   (1UL << oc->order) <= READ_ONCE(memcg->memory.max);
-	trace_mmfree_oom_drain(pages, progress);
+	trace_mmfree_oom_drain(pages, progress, !back);
 	return progress;
 }
 

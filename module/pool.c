@@ -135,6 +135,19 @@ module_param_named(test_queue_hold_ms, mmfree_test_queue_hold_ms, uint, 0600);
 MODULE_PARM_DESC(test_queue_hold_ms,
 		 "testing only: the next async item's task sleeps this long once it is queued");
 
+/*
+ * Test hook: a worker about to start an item for this node's CPUs sleeps
+ * until the hook names another node (-1: none), at most
+ * MMFREE_TEST_HOLD_MS an item, or a drain ends the hold.  The item stays
+ * in flight, and the worker holds no lock or RCU read section while it
+ * waits, as a worker frozen mid-free by a real-time hog would.
+ */
+static int mmfree_test_hold_node = NUMA_NO_NODE;
+module_param_named(test_hold_node, mmfree_test_hold_node, int, 0600);
+MODULE_PARM_DESC(test_hold_node,
+		 "testing only: workers hold the items of this node's CPUs before starting them (-1: none)");
+#define MMFREE_TEST_HOLD_MS	60000
+
 /* Whether the test hook fails this allocation (test_fail_alloc). */
 bool mmfree_pool_fail_alloc(void)
 {
@@ -180,6 +193,9 @@ static void mmfree_item_back(struct mmfree_item *item)
 	if (!atomic_long_sub_return(item->pages, &mmfree_pool_inflight)) {
 		mmfree_stat_notify(MMFREE_STAT_PAGEFREE_INFLIGHT_PAGES);
 		wake_up_all(&mmfree_pool_back_wq);
+	} else if (item->waiter && wq_has_sleeper(&mmfree_pool_back_wq)) {
+		/* An OOM may wait for its nodes' pages (async: at release). */
+		wake_up_all(&mmfree_pool_back_wq);
 	}
 }
 
@@ -201,7 +217,7 @@ static void mmfree_item_destroy(struct mmfree_item *item)
 /* An async item's end, once off the list. */
 static void mmfree_item_release(struct mmfree_item *item)
 {
-	/* A memcg OOM may wait for this memcg's items. */
+	/* An OOM may wait for this item, now unlisted. */
 	if (wq_has_sleeper(&mmfree_pool_back_wq))
 		wake_up_all(&mmfree_pool_back_wq);
 	mmfree_item_destroy(item);
@@ -282,6 +298,16 @@ static u64 mmfree_run_ns(const struct mmfree_run *run)
 	return wall > waited ? wall - waited : 0;
 }
 
+/* The test hook test_hold_node: before the item's CPU time counts. */
+static void mmfree_item_run_hold(const struct mmfree_item *item)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(MMFREE_TEST_HOLD_MS);
+
+	while (READ_ONCE(mmfree_test_hold_node) == item->run &&
+	       time_before(jiffies, end))
+		msleep_interruptible(10);
+}
+
 static void mmfree_item_workfn(struct work_struct *work)
 {
 	struct mmfree_item *item = container_of(work, struct mmfree_item, work);
@@ -289,6 +315,7 @@ static void mmfree_item_workfn(struct work_struct *work)
 	struct mmfree_run run;
 	u64 ns;
 
+	mmfree_item_run_hold(item);
 	mmfree_run_start(&run);
 	mmfree_pool_got_cpu(item->run);
 	mmfree_call_free_pages(item->entries, item->nr);
@@ -440,16 +467,24 @@ unsigned long mmfree_waiter_finish(struct mmfree_waiter *w)
 	return helped;
 }
 
-/* Whether an async item's pages count for @memcg (NULL: for every memcg). */
-static bool mmfree_item_in(struct mmfree_item *item, struct mem_cgroup *memcg)
+/*
+ * Whether an async item's pages count for an OOM of @memcg (and its
+ * descendants), or with @memcg NULL, for one whose allocation may use
+ * @nodes (NULL: every node).
+ */
+static bool mmfree_item_in(struct mmfree_item *item, struct mem_cgroup *memcg,
+			   const nodemask_t *nodes)
 {
-	return !memcg ||
-	       (item->memcg && mem_cgroup_is_descendant(item->memcg, memcg));
+	if (memcg)
+		return item->memcg &&
+		       mem_cgroup_is_descendant(item->memcg, memcg);
+	return !nodes || node_isset(item->nid, *nodes);
 }
 
 /**
- * mmfree_pool_help - free the async items of a memcg no worker has started
- * @memcg: the memcg whose items (and its descendants'), or NULL for all
+ * mmfree_pool_help - free the async items of an OOM no worker has started
+ * @memcg: a memcg OOM's memcg: its items (and its descendants'); or NULL
+ * @nodes: with @memcg NULL, the items of these nodes' pages
  *
  * Takes them back from the workqueue (cancel_work(), as a sync waiter
  * does with its own) and frees them in the calling task, newest first:
@@ -459,7 +494,8 @@ static bool mmfree_item_in(struct mmfree_item *item, struct mem_cgroup *memcg)
  *
  * Return: pages freed.
  */
-unsigned long mmfree_pool_help(struct mem_cgroup *memcg)
+unsigned long mmfree_pool_help(struct mem_cgroup *memcg,
+			       const nodemask_t *nodes)
 {
 	struct mmfree_item *item, *next;
 	unsigned long helped = 0;
@@ -472,7 +508,8 @@ unsigned long mmfree_pool_help(struct mem_cgroup *memcg)
 	 */
 	spin_lock(&mmfree_pool_async_lock);
 	list_for_each_entry_safe_reverse(item, next, &mmfree_pool_async, node)
-		if (mmfree_item_in(item, memcg) && cancel_work(&item->work))
+		if (mmfree_item_in(item, memcg, nodes) &&
+		    cancel_work(&item->work))
 			list_move_tail(&item->node, &taken);
 	spin_unlock(&mmfree_pool_async_lock);
 
@@ -500,32 +537,39 @@ long mmfree_pool_async_pages(struct mem_cgroup *memcg)
 
 	spin_lock(&mmfree_pool_async_lock);
 	list_for_each_entry(item, &mmfree_pool_async, node)
-		if (mmfree_item_in(item, memcg))
+		if (mmfree_item_in(item, memcg, NULL))
 			pages += item->pages;
 	spin_unlock(&mmfree_pool_async_lock);
 	return pages;
 }
 
 /* Whether what mmfree_pool_wait_back() waits for is back. */
-static bool mmfree_pool_back(struct mem_cgroup *memcg)
+static bool mmfree_pool_back(struct mem_cgroup *memcg, const nodemask_t *nodes)
 {
 	if (memcg)
 		return !mmfree_pool_async_pages(memcg);
-	return !atomic_long_read(&mmfree_pool_inflight);
+	if (!nodes)
+		return !atomic_long_read(&mmfree_pool_inflight);
+	return !mmfree_pool_inflight_pages_on(nodes);
 }
 
 /**
- * mmfree_pool_wait_back - wait until a memcg's pages are back, for a while
- * @memcg: wait for its async items (and its descendants'); NULL: for every
- *	page in flight
+ * mmfree_pool_wait_back - wait until an OOM's pages are back, for a while
+ * @memcg: a memcg OOM's memcg: wait for its async items (and its
+ *	descendants'); or NULL
+ * @nodes: with @memcg NULL, wait for every page in flight on these nodes
+ *	(pages elsewhere make no room for the allocation); NULL: on any
  * @timeout: jiffies at most
  *
  * Context: process context, sleeps uninterruptibly.
+ *
+ * Return: true if they are back, false if @timeout ran out first.
  */
-void mmfree_pool_wait_back(struct mem_cgroup *memcg, unsigned long timeout)
+bool mmfree_pool_wait_back(struct mem_cgroup *memcg, const nodemask_t *nodes,
+			   unsigned long timeout)
 {
-	wait_event_timeout(mmfree_pool_back_wq, mmfree_pool_back(memcg),
-			   timeout);
+	return wait_event_timeout(mmfree_pool_back_wq,
+				  mmfree_pool_back(memcg, nodes), timeout) > 0;
 }
 
 /* Work items queued or being freed now. */
@@ -694,9 +738,10 @@ void mmfree_pool_tune(void)
 				      "up to 8 workers per node may free at once");
 }
 
-/* Wait until every item queued so far has been freed. */
+/* Wait until every item queued so far has been freed; ends any hold. */
 void mmfree_pool_drain(void)
 {
+	WRITE_ONCE(mmfree_test_hold_node, NUMA_NO_NODE);
 	flush_workqueue(mmfree_pool_wq);
 }
 
@@ -740,6 +785,7 @@ void mmfree_pool_exit(void)
 {
 	int nid;
 
+	mmfree_pool_drain();
 	destroy_workqueue(mmfree_pool_wq);
 	/* Every item counted in, on its nodes too, has counted out. */
 	WARN_ON(atomic_long_read(&mmfree_pool_inflight));

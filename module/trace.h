@@ -98,19 +98,25 @@ TRACE_EVENT(mmfree_pool_cap,
 	TP_printk("cap=%d gatherers=%d", __entry->cap, __entry->gatherers)
 );
 
-/* The OOM hook drained the pool: how much, and whether that was progress. */
+/*
+ * The OOM hook drained the pool: how much, whether that was progress, and
+ * whether its wait ran out before the pages it waited for were back.
+ */
 TRACE_EVENT(mmfree_oom_drain,
-	TP_PROTO(long pages, bool progress),
-	TP_ARGS(pages, progress),
+	TP_PROTO(long pages, bool progress, bool timed_out),
+	TP_ARGS(pages, progress, timed_out),
 	TP_STRUCT__entry(
 		__field(long, pages)
 		__field(bool, progress)
+		__field(bool, timed_out)
 	),
 	TP_fast_assign(
 		__entry->pages = pages;
 		__entry->progress = progress;
+		__entry->timed_out = timed_out;
 	),
-	TP_printk("pages=%ld progress=%d", __entry->pages, __entry->progress)
+	TP_printk("pages=%ld progress=%d timed_out=%d", __entry->pages,
+		  __entry->progress, __entry->timed_out)
 );
 
 /* A balance run mmfree asked for: chunks isolated, empty pages in them. */
