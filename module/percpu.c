@@ -165,13 +165,20 @@ static bool mmfree_chunk_first(void *chunk)
 	       chunk == *mmfree_pcpu.reserved_chunk;
 }
 
-static bool mmfree_chunk_candidate(void *chunk, int min)
+/* Whether a chunk has pages to depopulate, whatever its list. */
+static bool mmfree_chunk_reclaimable(void *chunk, int min)
 {
 	/* Never the first or reserved chunk (pcpu_should_reclaim_chunk()). */
 	return !mmfree_chunk_first(chunk) &&
 	       !CHUNK(chunk, immutable, bool) &&
-	       !CHUNK(chunk, isolated, bool) &&
 	       CHUNK(chunk, nr_empty_pop_pages, int) >= min;
+}
+
+/* A chunk whose empty pages count in the float now, to isolate. */
+static bool mmfree_chunk_candidate(void *chunk, int min)
+{
+	return !CHUNK(chunk, isolated, bool) &&
+	       mmfree_chunk_reclaimable(chunk, min);
 }
 
 /*
@@ -186,7 +193,7 @@ static void *mmfree_percpu_holder(int min, int keep, bool *none)
 	void *chunk, *holder = NULL;
 
 	*none = false;
-	/* Sidelined chunks are isolated already: no candidates. */
+	/* Sidelined chunks are isolated already: in no float. */
 	for (chunk = mmfree_chunks_first(&it, mmfree_pcpu_free_slot); chunk;
 	     chunk = mmfree_chunks_next(&it))
 		if (mmfree_chunk_candidate(chunk, min))
@@ -216,6 +223,14 @@ static void *mmfree_percpu_holder(int min, int keep, bool *none)
  * fewest empty pages that can hold it alone stays; all others go.  When
  * none can hold it alone, candidates go in list order for as long as
  * those left hold it: a few chunks keep it together.
+ *
+ * A sidelined chunk is isolated already, so its empty pages are in no
+ * float, yet pcpu_balance_populated() populates it (its slot comes
+ * before the free one) when non-isolated chunks run low, and nothing
+ * depopulates them.  It goes back to the to-depopulate list, as
+ * pcpu_isolate_chunk() moves an isolated chunk: the reclaim then
+ * depopulates those pages, or reintegrates the chunk with them while the
+ * float is short.
  */
 static void mmfree_percpu_isolate(int *chunks, int *pages)
 {
@@ -230,17 +245,22 @@ static void mmfree_percpu_isolate(int *chunks, int *pages)
 	holder = mmfree_percpu_holder(min, keep, &none);
 	for (chunk = mmfree_chunks_first(&it, mmfree_pcpu_free_slot); chunk;
 	     chunk = mmfree_chunks_next(&it)) {
-		int empty;
+		int empty = CHUNK(chunk, nr_empty_pop_pages, int);
 
-		if (it.slot == *mmfree_pcpu.sidelined_slot || chunk == holder ||
-		    !mmfree_chunk_candidate(chunk, min))
-			continue;
-		empty = CHUNK(chunk, nr_empty_pop_pages, int);
-		/* The kernel's count is of the chunks not isolated. */
-		if (none && *mmfree_pcpu.nr_empty_pop_pages - empty < keep)
-			continue;
-		CHUNK(chunk, isolated, bool) = true;
-		*mmfree_pcpu.nr_empty_pop_pages -= empty;
+		if (it.slot == *mmfree_pcpu.sidelined_slot) {
+			/* Isolated already: the counts stay as they are. */
+			if (!mmfree_chunk_reclaimable(chunk, min))
+				continue;
+		} else {
+			if (chunk == holder || !mmfree_chunk_candidate(chunk, min))
+				continue;
+			/* The kernel's count is of the chunks not isolated. */
+			if (none &&
+			    *mmfree_pcpu.nr_empty_pop_pages - empty < keep)
+				continue;
+			CHUNK(chunk, isolated, bool) = true;
+			*mmfree_pcpu.nr_empty_pop_pages -= empty;
+		}
 		list_move(mmfree_chunk_node(chunk), to);
 		(*chunks)++;
 		*pages += empty;

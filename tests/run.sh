@@ -36,11 +36,11 @@ build=${MMFREE_BUILD_MODULE:-$root/scripts/build-module.sh}
 
 # What a "subset" kernel runs: the module loads, its checks, page freeing
 # and percpu at work, toggling under load.
-SUBSET=smoke,kernel-symbols,btf-checks,pagefree-leak,pagefree-cow,pagefree-shared-file,pagefree-hugetlb,pagefree-toggle-churn,percpu-reclaims,percpu-float
+SUBSET=smoke,kernel-symbols,btf-checks,pagefree-leak,pagefree-cow,pagefree-shared-file,pagefree-hugetlb,pagefree-toggle-churn,percpu-reclaims,percpu-float,percpu-sidelined
 # What a "flavour" kernel runs: another configuration of a subset
 # kernel's build (same source, same compiler), where what can differ is
 # which symbols and fields the build has and whether the features work.
-FLAVOUR=smoke,kernel-symbols,btf-checks,pagefree-leak,percpu-reclaims,percpu-float
+FLAVOUR=smoke,kernel-symbols,btf-checks,pagefree-leak,percpu-reclaims,percpu-float,percpu-sidelined
 
 kernel='' vmargs=() host=1 demo=0 test=''
 while (($#)); do
