@@ -110,6 +110,7 @@ long mmfree_pool_inflight_pages_on(const nodemask_t *nodes);
 void mmfree_pool_set_workers(unsigned int workers);
 void mmfree_pool_gather_begin(void);
 void mmfree_pool_gather_end(void);
+void mmfree_pool_end_hold(void);
 void mmfree_pool_drain(void);
 unsigned long mmfree_pool_help(struct mem_cgroup *memcg,
 			       const nodemask_t *nodes);

@@ -1240,6 +1240,7 @@ static int mmfree_pagefree_detach(void)
 	}
 	/* A task redirected but not yet counted has now entered or left. */
 	synchronize_rcu_tasks();
+	mmfree_pool_end_hold();
 	while (mmfree_inside_count())
 		usleep_range(1000, 2000);
 	mmfree_pool_drain();

@@ -227,10 +227,11 @@ static void *mmfree_percpu_holder(int min, int keep, bool *none)
  * A sidelined chunk is isolated already, so its empty pages are in no
  * float, yet pcpu_balance_populated() populates it (its slot comes
  * before the free one) when non-isolated chunks run low, and nothing
- * depopulates them.  It goes back to the to-depopulate list, as
- * pcpu_isolate_chunk() moves an isolated chunk: the reclaim then
- * depopulates those pages, or reintegrates the chunk with them while the
- * float is short.
+ * depopulates those pages until a free in the chunk lists it again
+ * (pcpu_should_reclaim_chunk()) or an allocation reintegrates it.  It
+ * goes back to the to-depopulate list, as pcpu_isolate_chunk() moves an
+ * isolated chunk: the reclaim then depopulates those pages, or
+ * reintegrates the chunk with them while the float is short.
  */
 static void mmfree_percpu_isolate(int *chunks, int *pages)
 {

@@ -25,7 +25,8 @@
  * item belongs to the pool, which frees it after its pages; until then it
  * is on a list, with a reference to the memory cgroup of the task that
  * unmapped its pages, so that a memcg OOM takes back (as a waiter does)
- * and waits for that memcg's items only (mmfree_pool_help()).
+ * and waits for that memcg's items only, and any other OOM for those of
+ * the nodes it may allocate from (mmfree_pool_help()).
  *
  * A worker's time on an item is charged to the cgroup of the task that
  * gathered its pages (mmfree_item_charge()); the item holds a reference
@@ -138,9 +139,10 @@ MODULE_PARM_DESC(test_queue_hold_ms,
 /*
  * Test hook: a worker about to start an item for this node's CPUs sleeps
  * until the hook names another node (-1: none), at most
- * MMFREE_TEST_HOLD_MS an item, or a drain ends the hold.  The item stays
- * in flight, and the worker holds no lock or RCU read section while it
- * waits, as a worker frozen mid-free by a real-time hog would.
+ * MMFREE_TEST_HOLD_MS an item, or a detach or a drain ends the hold
+ * (mmfree_pool_end_hold()).  The item stays in flight, and the worker
+ * holds no lock or RCU read section while it waits, as a worker frozen
+ * mid-free by a real-time hog would.
  */
 static int mmfree_test_hold_node = NUMA_NO_NODE;
 module_param_named(test_hold_node, mmfree_test_hold_node, int, 0600);
@@ -738,10 +740,19 @@ void mmfree_pool_tune(void)
 				      "up to 8 workers per node may free at once");
 }
 
+/*
+ * End the test hook test_hold_node's hold: before a detach waits for the
+ * tasks in its wrappers, as a sync waiter may wait for a held item.
+ */
+void mmfree_pool_end_hold(void)
+{
+	WRITE_ONCE(mmfree_test_hold_node, NUMA_NO_NODE);
+}
+
 /* Wait until every item queued so far has been freed; ends any hold. */
 void mmfree_pool_drain(void)
 {
-	WRITE_ONCE(mmfree_test_hold_node, NUMA_NO_NODE);
+	mmfree_pool_end_hold();
 	flush_workqueue(mmfree_pool_wq);
 }
 

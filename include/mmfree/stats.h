@@ -123,7 +123,7 @@ const struct mmfree_stat_desc mmfree_stat_descs[MMFREE_NR_STATS] = {
 	[MMFREE_STAT_PERCPU_ISOLATED_CHUNKS] = {
 		.dir = "percpu/stats", .name = "isolated_chunks",
 		.unit = MMFREE_STAT_COUNT,
-		.help = "chunks mmfree isolated for depopulation",
+		.help = "chunks mmfree isolated (or listed again) for depopulation",
 	},
 	[MMFREE_STAT_PERCPU_SCANS] = {
 		.dir = "percpu/stats", .name = "scans",

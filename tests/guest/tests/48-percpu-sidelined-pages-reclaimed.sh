@@ -5,7 +5,8 @@
 # that are not isolated run low and have no page left to populate,
 # pcpu_balance_populated() populates pages of a sidelined chunk all the
 # same (its slot comes before the free one), and nothing depopulated
-# them: they stayed until an allocation reintegrated the chunk.
+# them: they stayed until a free in the chunk listed it again or an
+# allocation reintegrated it.
 #
 # Stock holes (as in percpu-reclaims-what-stock-leaves) are reclaimed
 # with keep_empty_pages one above what any partly populated chunk holds,
