@@ -472,7 +472,7 @@ unsigned long mmfree_waiter_finish(struct mmfree_waiter *w)
 /*
  * Whether an async item's pages count for an OOM of @memcg (and its
  * descendants), or with @memcg NULL, for one whose allocation may use
- * @nodes (NULL: every node).
+ * @nodes.
  */
 static bool mmfree_item_in(struct mmfree_item *item, struct mem_cgroup *memcg,
 			   const nodemask_t *nodes)
@@ -480,7 +480,7 @@ static bool mmfree_item_in(struct mmfree_item *item, struct mem_cgroup *memcg,
 	if (memcg)
 		return item->memcg &&
 		       mem_cgroup_is_descendant(item->memcg, memcg);
-	return !nodes || node_isset(item->nid, *nodes);
+	return node_isset(item->nid, *nodes);
 }
 
 /**
@@ -528,7 +528,7 @@ unsigned long mmfree_pool_help(struct mem_cgroup *memcg,
 
 /**
  * mmfree_pool_async_pages - pages of a memcg's async items in flight
- * @memcg: the memcg (and its descendants), or NULL for all
+ * @memcg: the memcg (and its descendants)
  *
  * Context: process context; walks the list of async items under its lock.
  */
@@ -550,8 +550,6 @@ static bool mmfree_pool_back(struct mem_cgroup *memcg, const nodemask_t *nodes)
 {
 	if (memcg)
 		return !mmfree_pool_async_pages(memcg);
-	if (!nodes)
-		return !atomic_long_read(&mmfree_pool_inflight);
 	return !mmfree_pool_inflight_pages_on(nodes);
 }
 
@@ -560,7 +558,7 @@ static bool mmfree_pool_back(struct mem_cgroup *memcg, const nodemask_t *nodes)
  * @memcg: a memcg OOM's memcg: wait for its async items (and its
  *	descendants'); or NULL
  * @nodes: with @memcg NULL, wait for every page in flight on these nodes
- *	(pages elsewhere make no room for the allocation); NULL: on any
+ *	(pages elsewhere make no room for the allocation)
  * @timeout: jiffies at most
  *
  * Context: process context, sleeps uninterruptibly.
@@ -796,7 +794,8 @@ void mmfree_pool_exit(void)
 {
 	int nid;
 
-	mmfree_pool_drain();
+	/* destroy_workqueue() drains: no held item may keep it waiting. */
+	mmfree_pool_end_hold();
 	destroy_workqueue(mmfree_pool_wq);
 	/* Every item counted in, on its nodes too, has counted out. */
 	WARN_ON(atomic_long_read(&mmfree_pool_inflight));
