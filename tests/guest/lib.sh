@@ -164,7 +164,7 @@ pcpu_accounting() {
 }
 
 assert_pcpu_accounting() {	# what
-	local acct k l b pop units kb
+	local acct k l b pop units kb tries
 	acct=$(pcpu_accounting)
 	k=$(echo "$acct" | awk '$1 == "pcpu_nr_empty_pop_pages" { print $2 }')
 	l=$(echo "$acct" | awk '$1 == "chunks_nr_empty_pop_pages" { print $2 }')
@@ -173,10 +173,20 @@ assert_pcpu_accounting() {	# what
 	if [ -z "$k" ] || [ "$k" != "$l" ] || [ "$k" != "$b" ]; then
 		fail "$1: percpu empty-page accounting drifted"
 	fi
-	# /proc/meminfo's Percpu: is populated pages times units.
-	pop=$(pcpu_stat populated_pages)
+	# /proc/meminfo's Percpu: is populated pages times units.  The
+	# kernel's balance work may still be populating: compare only a
+	# reading that the populated count brackets unchanged.
 	units=$(pcpu_stat units)
-	kb=$(meminfo_kb Percpu)
+	tries=0
+	while :; do
+		pop=$(pcpu_stat populated_pages)
+		kb=$(meminfo_kb Percpu)
+		[ "$(pcpu_stat populated_pages)" != "$pop" ] || break
+		tries=$((tries + 1))
+		[ $tries -lt 20 ] ||
+			fail "$1: populated_pages still changing after $tries readings"
+		sleep 0.2
+	done
 	assert_eq "$kb" "$((pop * units * 4))" "$1: Percpu: kB vs populated_pages*units*4"
 }
 
