@@ -395,16 +395,11 @@ while [ "$(date +%s)" -lt $end ] && kill -0 $SNG 2>/dev/null; do
 	11) setk pagefree/max_inflight_pages "$(pick $r 512 65536 1048576)" ;;
 	14)
 		setk pagefree/enabled "$(pick $r 1 1 0)"
-		# The accounting check reads the kernel's counter and both
-		# recounts under pcpu_lock: consistent at any time.
+		# The kernel's counter and both recounts, read under
+		# pcpu_lock: they agree but in an allocation's populate.
 		if [ -r $DBG/mmfree/percpu_accounting ]; then
-			a=$(cat $DBG/mmfree/percpu_accounting)
-			k=$(echo "$a" | awk '$1 == "pcpu_nr_empty_pop_pages" { print $2 }')
-			l=$(echo "$a" | awk '$1 == "chunks_nr_empty_pop_pages" { print $2 }')
-			b=$(echo "$a" | awk '$1 == "bitmap_empty_pop_pages" { print $2 }')
-			if [ -z "$k" ] || [ "$k" != "$l" ] || [ "$k" != "$b" ]; then
-				err "percpu accounting at step $s: kernel $k, chunks $l, bitmaps $b"
-			fi
+			pcpu_counts_agree ||
+				err "percpu accounting at step $s: $pcpu_counts in 10 readings"
 			pcpu_checks=$((pcpu_checks + 1))
 		fi ;;
 	7 | 15)

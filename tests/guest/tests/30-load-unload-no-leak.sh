@@ -16,7 +16,9 @@ vmalloc_kb() {
 }
 
 unload
-load && unload		# the first load warms caches that stay
+load			# the first load warms caches that stay
+units=$(pcpu_stat units)
+unload
 settle
 free=$(free_kb)
 slab=$(meminfo_kb SUnreclaim)
@@ -39,7 +41,11 @@ echo "VmallocUsed less KernelStack: $vmalloc kB -> $now kB"
 [ $((now - vmalloc)) -le 128 ] ||
 	fail "VmallocUsed less KernelStack off by $((now - vmalloc)) kB (tolerance 128 kB)"
 assert_kb_near SUnreclaim "$slab" 512
-assert_kb_near Percpu "$percpu" 0
+# The kernel's balance work keeps a few empty pages populated and
+# refills them after an allocation: two pages a unit of noise, where
+# the free path's scratch area (513 pointers a CPU) leaked in each
+# cycle takes 15.
+assert_kb_near Percpu "$percpu" $((2 * units * 4))
 # Page allocations show only in free memory (MemFree plus the per-CPU
 # lists), which moves by up to ~10 MB between readings in this VM
 # (measured); a leak of 550 kB or more per cycle still exceeds this.

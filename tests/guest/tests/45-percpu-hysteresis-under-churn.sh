@@ -4,10 +4,11 @@
 # refilled soon and each such run flushes every CPU's TLB; once the churn
 # stops, the run a second later takes the empty pages down to the float.
 # 20 s of deleting and re-creating 50 of 400 cgroups: scans grew by at
-# most 20 / 10 + 1; then 20% deleted and 3 s of quiet: a run came, at most
-# one chunk besides the first still holds empty pages (the float holder),
-# and the kernel's accounting is exact.  (A kick 100 ms after the first
-# free used to isolate chunks about ten times a second under churn.)
+# most 20 / 10 + 2 (one for a stalled guest); then 20% deleted and 3 s
+# of quiet: a run came, at most one chunk besides the first still holds
+# empty pages (the float holder), and the kernel's accounting is exact.
+# (A kick 100 ms after the first free used to isolate chunks about ten
+# times a second under churn.)
 MMFREE_GUEST=${MMFREE_GUEST:-$(cd "$(dirname "$0")/.." && pwd)}
 # shellcheck source=../lib.sh
 . "$MMFREE_GUEST/lib.sh"
@@ -33,8 +34,11 @@ while [ "$(date +%s)" -lt $end ]; do
 done
 scans1=$(pcpu_stat scans)
 echo "$cycles churn cycles in $secs s: $((scans1 - scans0)) mmfree balance runs, $(pcpu_stat isolated_chunks) chunks isolated so far"
-[ $((scans1 - scans0)) -le $((secs / 10 + 1)) ] ||
-	fail "$((scans1 - scans0)) runs during $secs s of churn (at most $((secs / 10 + 1)))"
+# One run more than the hysteresis allows: a stall of the whole guest
+# of a second (TCG, a busy host) looks like a quiet second to the kick.
+# Without the hysteresis the runs come ten times a second.
+[ $((scans1 - scans0)) -le $((secs / 10 + 2)) ] ||
+	fail "$((scans1 - scans0)) runs during $secs s of churn (at most $((secs / 10 + 2)))"
 
 memcg_delete_pct $n 20
 sleep 3
