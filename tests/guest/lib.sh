@@ -163,6 +163,23 @@ pcpu_accounting() {
 	cat /sys/kernel/debug/mmfree/percpu_accounting
 }
 
+# Run a function between two readings until both read the same, so that
+# what it saw is compared with a reading from one moment: up to TRIES
+# times, PAUSE seconds apart.  The function runs in this shell, so the
+# variables it sets stay; $bracket holds the reading.  False when the
+# reading changed every time.
+bracketed() {	# tries pause reading-command function
+	local n=0
+	while [ $n -lt "$1" ]; do
+		bracket=$($3)
+		$4
+		[ "$($3)" != "$bracket" ] || return 0
+		n=$((n + 1))
+		sleep "$2"
+	done
+	return 1
+}
+
 # The kernel's counter and both recounts agree: true on the first of up
 # to 10 readings 50 ms apart that agrees; $pcpu_counts holds the last.
 # One reading may disagree without a drift: pcpu_alloc() takes the
@@ -185,8 +202,13 @@ pcpu_counts_agree() {
 	return 1
 }
 
+# Percpu: of /proc/meminfo in $kb.
+pcpu_meminfo_kb() {
+	kb=$(meminfo_kb Percpu)
+}
+
 assert_pcpu_accounting() {	# what
-	local pop units kb tries
+	local pop units kb
 	pcpu_counts_agree ||
 		fail "$1: percpu empty-page accounting drifted ($pcpu_counts in 10 readings)"
 	echo "$1: $pcpu_counts"
@@ -194,16 +216,9 @@ assert_pcpu_accounting() {	# what
 	# kernel's balance work may still be populating: compare only a
 	# reading that the populated count brackets unchanged.
 	units=$(pcpu_stat units)
-	tries=0
-	while :; do
-		pop=$(pcpu_stat populated_pages)
-		kb=$(meminfo_kb Percpu)
-		[ "$(pcpu_stat populated_pages)" != "$pop" ] || break
-		tries=$((tries + 1))
-		[ $tries -lt 20 ] ||
-			fail "$1: populated_pages still changing after $tries readings"
-		sleep 0.2
-	done
+	bracketed 20 0.2 "pcpu_stat populated_pages" pcpu_meminfo_kb ||
+		fail "$1: populated_pages still changing after 20 readings"
+	pop=$bracket
 	assert_eq "$kb" "$((pop * units * 4))" "$1: Percpu: kB vs populated_pages*units*4"
 }
 

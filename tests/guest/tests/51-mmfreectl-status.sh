@@ -48,17 +48,13 @@ snapshot() {
 
 # Knobs and stats may move between two readings: retry until sysfs reads
 # the same before and after mmfreectl did.
-tries=0
-while :; do
-	before=$(snapshot)
+statuses() {
 	ctl_rc 0 status
 	text=$out
 	ctl_rc 0 status --json
 	json=$out
-	[ "$(snapshot)" = "$before" ] && break
-	tries=$((tries + 1))
-	[ $tries -lt 10 ] || fail "stats never held still"
-done
+}
+bracketed 10 0 snapshot statuses || fail "stats never held still"
 
 assert_eq "$(text_field "$text" mmfree)" loaded "loaded"
 assert_eq "$(text_field "$text" version)" "$(knob version)" "version"

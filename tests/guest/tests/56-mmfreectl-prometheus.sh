@@ -53,17 +53,14 @@ sysfs_now() {
 	echo "$(pf_stat offloaded_pages) $(pf_stat wait_ns) $(pcpu_stat populated_pages)"
 }
 units=$(pcpu_stat units)
-tries=0
-while :; do
-	read -r off wait_ns pop <<EOS
-$(sysfs_now)
-EOS
+exposition() {
 	out=$(mmfreectl status --prometheus) || fail "status --prometheus failed"
-	[ "$(sysfs_now)" != "$off $wait_ns $pop" ] || break
-	tries=$((tries + 1))
-	[ $tries -lt 10 ] || fail "the statistics changed during each of $tries expositions"
-	sleep 0.2
-done
+}
+bracketed 10 0.2 sysfs_now exposition ||
+	fail "the statistics changed during each of 10 expositions"
+read -r off wait_ns pop <<EOS
+$bracket
+EOS
 [ "$off" -gt 0 ] || fail "a 64 MiB munmap offloaded nothing"
 assert_eq "$(sample mmfree_pagefree_offloaded_bytes_total)" "$((off * page))" \
 	"offloaded bytes vs offloaded_pages"
