@@ -226,7 +226,7 @@ fi
 # queue: "WEIGHT I KIND vm.sh-args...".  KIND main is the suite (or the
 # subset), numa the 2-node boot, packages the package test; the first
 # kernel's main boot also runs the "once" tests.  WEIGHT is a boot's
-# expected length in seconds (a CI run's, both lanes busy), for the order.
+# expected length in seconds (measured with both lanes busy), for the order.
 queue_boots() {	# i
 	local id k runs main=1 numa=1 pkg=$pkg_wanted sel w args list
 	read -r id k runs <"$results/$1/kernel"
@@ -255,12 +255,12 @@ queue_boots() {	# i
 	if [[ -n $test ]] && ! grep -qvxF -f <(printf '%s\n' $numa_tests $pkg_tests $rt_tests) <<<"$selected"; then
 		main=0
 	fi
-	w=1100
+	w=1020
 	[[ $runs != subset* ]] || w=250
-	[[ $runs != flavour ]] || w=180
+	[[ $runs != flavour ]] || w=150
 	# The first kernel's suite carries the "once" tests too.
 	if (($1 == 1)) && [[ -z $test ]]; then
-		w=1200
+		w=1060
 	fi
 	if ((main)); then
 		args=(${sel:+--test "$sel"})
@@ -268,11 +268,11 @@ queue_boots() {	# i
 		echo "$w $1 main$(quote "${args[@]}" "${vmargs[@]}")"
 	fi
 	# Two nodes of a CPU each, and a CPU-less one (pagefree-numa).
-	((!numa)) || echo "230 $1 numa$(quote ${test:+--test "$test"} --numa 2 --smp 2 \
+	((!numa)) || echo "180 $1 numa$(quote ${test:+--test "$test"} --numa 2 --smp 2 \
 		--memnode 256 --append mmfree_needs=numa --append cma=256M "${vmargs[@]}")"
 	# The package rootfs lives in the guest's RAM (up to 900 MB
 	# unpacked) beside the README's 2 GiB workload: 5 GiB.
-	((!pkg)) || echo "600 $1 packages$(quote ${test:+--test "$test"} --rootfs packages --mem 5G \
+	((!pkg)) || echo "510 $1 packages$(quote ${test:+--test "$test"} --rootfs packages --mem 5G \
 		--append mmfree_needs=packages "${vmargs[@]}")"
 }
 
