@@ -5,9 +5,8 @@
 # workers held (pf_freeze_workers) and max_inflight_pages=16384, what
 # is in flight when a 256 MiB munmap returns stays within 16384 pages,
 # the pool takes at least 3/4 of that and the rest is freed inline as
-# busy: the pool is
-# asked per item, so the huge pages that fit go to it, though 120 of the
-# 128 are freed in one call.  (Entries used to be counted: 32 per
+# busy: the pool is asked per item, so the huge pages that fit go to
+# it, though 120 of the 128 are freed in one call.  (Entries used to be counted: 32 per
 # munmap, and 1M THPs could be in flight, 2 TiB.  The pool used to be
 # asked once per call: a call over the bound was freed inline whole, and
 # the pool took the first call's 8 huge pages at most.  With the
@@ -52,7 +51,7 @@ taskset -c 1 pftest munmap $big 1 || fail "pftest munmap"
 inflight=$(pf_stat inflight_pages)
 pf_feed_workers
 pf_wait_inflight
-pf_show "THP, workers starved, max_inflight_pages=$max"
+pf_show "THP, workers held, max_inflight_pages=$max"
 echo "in flight when munmap returned: $inflight pages"
 [ "$inflight" -le $max ] || fail "$inflight pages in flight, max_inflight_pages is $max"
 [ "$inflight" -ge $((max * 3 / 4)) ] ||
