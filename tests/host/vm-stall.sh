@@ -15,8 +15,10 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 help_if_asked "$@"
 [[ $# == 2 && -f $2 ]] || usage_error "a kernel release and a module built for it"
 kver=$1 module=$2
-limit=20 timeout=600
+limit=30 timeout=600
 
+# A copy left by an earlier run must not pass the console check.
+rm -f "$top/build/logs/$kver.console.stalled"
 t0=$SECONDS
 rc=0
 out=$("$top/tests/vm.sh" --kernel "$kver" --module "$module" \
@@ -42,8 +44,10 @@ check "it booted again once" \
 	test "$(grep -c "no /init after ${limit}s, .*booting again" <<<"$out")" = 1
 check "its summary gives the reason" \
 	grep -q "^$kver: .*no /init after ${limit}s in two boots" <<<"$(tail -n 1 <<<"$out")"
+# The kernel's banner, not a later line: beside the module builds on two
+# CPUs the first boot may not reach init within the limit.
 check "it kept the first boot's console" \
-	grep -q 'Run /bin/sleep as init process' "$top/build/logs/$kver.console.stalled"
+	grep -q "Linux version $kver " "$top/build/logs/$kver.console.stalled"
 # Two boots of the limit each, and the start-up: far below --timeout.
 check "it stopped the boots itself" test "$took" -lt $((timeout / 2))
 exit $st
