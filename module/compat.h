@@ -8,9 +8,11 @@
 
 #include <linux/cgroup.h>
 #include <linux/ftrace.h>
+#include <linux/mm.h>
 #include <linux/mm_types.h>
 #include <linux/ptrace.h>
 #include <linux/sched.h>
+#include <linux/sched/coredump.h>
 #include <linux/types.h>
 #include <linux/version.h>
 #include <linux/workqueue.h>
@@ -235,6 +237,20 @@ static inline u64 mmfree_task_run_delay(struct task_struct *t)
 	return READ_ONCE(t->sched_info.run_delay);
 #else
 	return 0;
+#endif
+}
+
+/*
+ * Whether the OOM reaper or process_mrelease() reaps @mm: it sets
+ * MMF_UNSTABLE before it unmaps anything.  6.18 made mm->flags a bitmap
+ * with accessors.
+ */
+static inline bool mmfree_mm_reaped(const struct mm_struct *mm)
+{
+#if KERNEL_VERSION(6, 18, 0) <= LINUX_VERSION_CODE
+	return mm_flags_test(MMF_UNSTABLE, mm);
+#else
+	return test_bit(MMF_UNSTABLE, &mm->flags);
 #endif
 }
 

@@ -434,6 +434,64 @@ static void mmfree_gather_waited(u64 start, unsigned long helped)
 	trace_mmfree_wait(helped, start);
 }
 
+/*
+ * A take-back waits this long at most for the items workers have started
+ * (a few batches): workers that cannot run must not hold up a reaper.
+ */
+#define MMFREE_TAKE_BACK_WAIT_MS	1000
+
+/*
+ * Whether @tlb's gather must first take back what its mm's earlier async
+ * gathers left to the workers: a killed task's own gathers, and another
+ * task's gathers of an mm being torn down (mm_users is 0: the last
+ * mmput() elsewhere, exec's old mm) or reaped (MMF_UNSTABLE:
+ * process_mrelease(), the OOM reaper).  Whoever killed or reaps a task
+ * wants all of its memory back, and on stock those pages were free when
+ * their munmap() returned.  Not other gathers of a live mm (a truncate
+ * zapping others' mappings under the i_mmap lock): they would wait for
+ * frees that are none of their business.
+ */
+static bool mmfree_take_back_due(struct mmu_gather *tlb)
+{
+	struct mm_struct *mm = mmfree_tlb_mm(tlb);
+
+	if (mmfree_tlb_own(tlb))
+		return mmfree_current_killed();
+	return !atomic_read(&mm->mm_users) || mmfree_mm_reaped(mm);
+}
+
+/*
+ * Before each flush of such a gather.  exit_mmap() sets MMF_OOM_SKIP,
+ * which lets process_mrelease() return, before its tlb_finish_mmu(): of
+ * a killed exit, only a mid-zap flush comes before it.  Never where the
+ * kernel may not sleep (see mmfree_gather_try_open()).
+ */
+static void mmfree_take_back_earlier(struct mmu_gather *tlb)
+{
+	u64 start = ktime_get_ns();
+	unsigned long helped;
+
+	if (!preemptible() || !mmfree_take_back_due(tlb))
+		return;
+	if (mmfree_pool_take_back(mmfree_tlb_mm(tlb),
+				  msecs_to_jiffies(MMFREE_TAKE_BACK_WAIT_MS),
+				  &helped))
+		mmfree_gather_waited(start, helped);
+}
+
+/*
+ * After the final flush of an mm's teardown (exit_mmap(), mm_users 0):
+ * the mm is freed next and a new mm may take its address, which must not
+ * take back the async items an exit of its own left here.
+ */
+static void mmfree_forget_exited(struct mmu_gather *tlb)
+{
+	struct mm_struct *mm = mmfree_tlb_mm(tlb);
+
+	if (!atomic_read(&mm->mm_users))
+		mmfree_pool_forget(mm);
+}
+
 /* Help with and wait for the gather's items queued so far, oldest first. */
 static void mmfree_gather_wait(struct mmfree_gather *g)
 {
@@ -870,7 +928,8 @@ static void mmfree_offload(struct mmfree_gather *g, void **entries,
 			mmfree_item_queue(item,
 					  linger ? NULL : &g->waiters[g->cur],
 					  nid, run,
-					  linger ? mmfree_page_memcg_get(page) : NULL);
+					  linger ? mmfree_page_memcg_get(page) : NULL,
+					  mmfree_tlb_mm(g->tlb));
 			if (!linger)
 				g->cur_pages += pages;
 		}
@@ -900,6 +959,7 @@ static void mmfree_tlb_flush_mmu(struct mmu_gather *tlb)
 	struct mmfree_gather *g;
 
 	mmfree_enter();
+	mmfree_take_back_earlier(tlb);
 	g = mmfree_gather_current() ?: mmfree_gather_try_open(tlb);
 	if (g && g->tlb != tlb)
 		g = NULL;
@@ -922,6 +982,7 @@ static void mmfree_tlb_finish_mmu(struct mmu_gather *tlb)
 	struct mmfree_gather *g;
 
 	mmfree_enter();
+	mmfree_take_back_earlier(tlb);
 	g = mmfree_gather_current() ?: mmfree_gather_try_open(tlb);
 	/* Another gather of this task (nested): not this context's end. */
 	if (g && g->tlb != tlb)
@@ -947,6 +1008,7 @@ static void mmfree_tlb_finish_mmu(struct mmu_gather *tlb)
 	}
 	if (g)
 		mmfree_gather_close(g);
+	mmfree_forget_exited(tlb);
 	mmfree_leave();
 }
 

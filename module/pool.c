@@ -26,7 +26,9 @@
  * is on a list, with a reference to the memory cgroup of the task that
  * unmapped its pages, so that a memcg OOM takes back (as a waiter does)
  * and waits for that memcg's items only, and any other OOM for those of
- * the nodes it may allocate from (mmfree_pool_help()).
+ * the nodes it may allocate from (mmfree_pool_help()); and the mm they
+ * were unmapped from, so that a kill or a reaper of that mm takes back
+ * its items (mmfree_pool_take_back()).
  *
  * A worker's time on an item is charged to the cgroup of the task that
  * gathered its pages (mmfree_item_charge()); the item holds a reference
@@ -62,8 +64,11 @@
 struct mmfree_item {
 	struct work_struct work;
 	struct list_head node;		/* waiter->items, or mmfree_pool_async */
+	struct list_head taken;		/* async: a helper's, while it frees it */
 	struct mmfree_waiter *waiter;	/* NULL: async */
 	struct mem_cgroup *memcg;	/* async: a reference, or NULL */
+	const struct mm_struct *mm;	/* async: unmapped from it; never read */
+	unsigned long seq;		/* async: the order it was listed in */
 	struct cgroup *cgrp;		/* the gathering task's: a reference */
 	unsigned long pages;
 	int nid;			/* the pages' node */
@@ -96,6 +101,7 @@ static struct mmfree_pool_node *mmfree_pool_nodes;
 /* Async items queued or being freed (newest last), and who waits for them. */
 static LIST_HEAD(mmfree_pool_async);
 static DEFINE_SPINLOCK(mmfree_pool_async_lock);
+static unsigned long mmfree_pool_async_seq;	/* items listed so far */
 static DECLARE_WAIT_QUEUE_HEAD(mmfree_pool_back_wq);
 
 /* The workers knob, tasks gathering pages, and the max_active they give. */
@@ -361,13 +367,15 @@ static void mmfree_item_queued_hold(void)
  * @run: node whose CPUs are to free them (@nid, if it has CPUs)
  * @memcg: async: the memcg the pages are charged to, or NULL; the item
  *	takes over the caller's reference
+ * @mm: async: the mm the pages were unmapped from (mmfree_pool_take_back())
  *
  * Context: the task that gathered the pages; its cgroup (on the default
  * hierarchy) is charged the workers' time on the item, and named by the
  * item's trace event.
  */
 void mmfree_item_queue(struct mmfree_item *item, struct mmfree_waiter *w,
-		       int nid, int run, struct mem_cgroup *memcg)
+		       int nid, int run, struct mem_cgroup *memcg,
+		       const struct mm_struct *mm)
 {
 	INIT_WORK(&item->work, mmfree_item_workfn);
 	item->waiter = w;
@@ -386,15 +394,18 @@ void mmfree_item_queue(struct mmfree_item *item, struct mmfree_waiter *w,
 		atomic_inc(&w->pending);
 	} else {
 		item->memcg = memcg;
+		item->mm = mm;
 		/*
 		 * Listed before a worker can start it, and free it; queued
-		 * under the same lock, so that mmfree_pool_help() never finds
+		 * under the same lock, so that mmfree_pool_take() never finds
 		 * it listed but not queued.  There, cancel_work() would set
 		 * and clear PENDING on it, and a queue_work_node() in between
 		 * would find it pending and not queue it: never run, its
 		 * pages never freed.
 		 */
 		spin_lock(&mmfree_pool_async_lock);
+		item->seq = mmfree_pool_async_seq;
+		WRITE_ONCE(mmfree_pool_async_seq, item->seq + 1);
 		list_add_tail(&item->node, &mmfree_pool_async);
 		queue_work_node(run, mmfree_pool_wq, &item->work);
 		spin_unlock(&mmfree_pool_async_lock);
@@ -469,18 +480,80 @@ unsigned long mmfree_waiter_finish(struct mmfree_waiter *w)
 	return helped;
 }
 
+/* Which async items a helper takes back, or a waiter waits for. */
+struct mmfree_pool_filter {
+	const struct mm_struct *mm;	/* those unmapped from this mm, */
+	unsigned long before;		/* listed before this seq; else */
+	struct mem_cgroup *memcg;	/* an OOM of this memcg's; else */
+	const nodemask_t *nodes;	/* an OOM's that may use these nodes */
+};
+
 /*
- * Whether an async item's pages count for an OOM of @memcg (and its
- * descendants), or with @memcg NULL, for one whose allocation may use
- * @nodes.
+ * Whether an async item is one @f names: its pages count for an OOM of
+ * f->memcg (and its descendants), or for one whose allocation may use
+ * f->nodes; or were unmapped from f->mm before f->before.
  */
-static bool mmfree_item_in(struct mmfree_item *item, struct mem_cgroup *memcg,
-			   const nodemask_t *nodes)
+static bool mmfree_item_in(struct mmfree_item *item,
+			   const struct mmfree_pool_filter *f)
 {
-	if (memcg)
+	if (f->mm)
+		return item->mm == f->mm && item->seq < f->before;
+	if (f->memcg)
 		return item->memcg &&
-		       mem_cgroup_is_descendant(item->memcg, memcg);
-	return node_isset(item->nid, *nodes);
+		       mem_cgroup_is_descendant(item->memcg, f->memcg);
+	return node_isset(item->nid, *f->nodes);
+}
+
+/*
+ * Take back from the workqueue the async items @f names that no worker
+ * has started (cancel_work(), as a sync waiter does with its own), and
+ * free them in the calling task, newest first.  They stay listed until
+ * freed, so that whoever else waits for them (an OOM, a kill) finds them
+ * still in flight.  Return: pages freed.
+ */
+static unsigned long mmfree_pool_take(const struct mmfree_pool_filter *f)
+{
+	struct mmfree_item *item, *next;
+	unsigned long helped = 0;
+	LIST_HEAD(taken);
+
+	/*
+	 * Under the lock, so no item is freed meanwhile: a worker that
+	 * started one waits on the lock to unlist it, and cancel_work()
+	 * fails on it, as on one another helper took.
+	 */
+	spin_lock(&mmfree_pool_async_lock);
+	list_for_each_entry_reverse(item, &mmfree_pool_async, node)
+		if (mmfree_item_in(item, f) && cancel_work(&item->work))
+			list_add_tail(&item->taken, &taken);
+	spin_unlock(&mmfree_pool_async_lock);
+
+	list_for_each_entry_safe(item, next, &taken, taken) {
+		struct mmfree_run run;
+
+		mmfree_run_start(&run);
+		helped += mmfree_item_free_taken(item, &run);
+		spin_lock(&mmfree_pool_async_lock);
+		list_del(&item->node);
+		spin_unlock(&mmfree_pool_async_lock);
+		mmfree_item_release(item);
+		cond_resched();
+	}
+	return helped;
+}
+
+/* Pages of the async items @f names, queued or being freed. */
+static long mmfree_pool_pages(const struct mmfree_pool_filter *f)
+{
+	struct mmfree_item *item;
+	long pages = 0;
+
+	spin_lock(&mmfree_pool_async_lock);
+	list_for_each_entry(item, &mmfree_pool_async, node)
+		if (mmfree_item_in(item, f))
+			pages += item->pages;
+	spin_unlock(&mmfree_pool_async_lock);
+	return pages;
 }
 
 /**
@@ -499,31 +572,77 @@ static bool mmfree_item_in(struct mmfree_item *item, struct mem_cgroup *memcg,
 unsigned long mmfree_pool_help(struct mem_cgroup *memcg,
 			       const nodemask_t *nodes)
 {
-	struct mmfree_item *item, *next;
-	unsigned long helped = 0;
-	LIST_HEAD(taken);
+	struct mmfree_pool_filter f = { .memcg = memcg, .nodes = nodes };
+
+	return mmfree_pool_take(&f);
+}
+
+/**
+ * mmfree_pool_take_back - free now what an mm's async gathers left
+ * @mm: the mm (only compared, never read)
+ * @timeout: jiffies at most to wait for items workers have started
+ * @helped: set to the pages freed here
+ *
+ * For a gather that must leave nothing of @mm in flight (a killed task's,
+ * a reaper's): the async items unmapped from @mm before the call are
+ * back when it returns, as on stock, where they were free before their
+ * munmap() returned.  Items no worker has started are taken back and
+ * freed here, newest first; then it waits for those the workers are
+ * freeing, for @timeout at most: workers that cannot run (a real-time
+ * hog on their CPUs) must not hold up a reaper or an exit for long.
+ * Items listed later (an mm still shared with a live task) are not
+ * waited for.
+ *
+ * Context: process context, sleeps uninterruptibly.
+ *
+ * Return: the pages of @mm that were in flight.
+ */
+unsigned long mmfree_pool_take_back(const struct mm_struct *mm,
+				    unsigned long timeout,
+				    unsigned long *helped)
+{
+	struct mmfree_pool_filter f = { .mm = mm };
+	long found;
+
+	*helped = 0;
+	/* Unlocked: an item listed meanwhile is one listed after the call. */
+	if (list_empty(&mmfree_pool_async))
+		return 0;
+	f.before = READ_ONCE(mmfree_pool_async_seq);
+	found = mmfree_pool_pages(&f);
+	if (!found)
+		return 0;
+	*helped = mmfree_pool_take(&f);
+	wait_event_timeout(mmfree_pool_back_wq, !mmfree_pool_pages(&f),
+			   timeout);
+	return found;
+}
+
+/**
+ * mmfree_pool_forget - an mm is torn down: forget its items' mm
+ * @mm: the mm, whose memory a new mm may take next
+ *
+ * Its items stay in flight, as an exit of its own may leave them; a new
+ * mm at the same address must not take them back as its own.
+ *
+ * Context: exit_mmap()'s last flush, in whichever task runs it.
+ */
+void mmfree_pool_forget(const struct mm_struct *mm)
+{
+	struct mmfree_item *item;
 
 	/*
-	 * Under the lock, so no item is freed meanwhile: a worker that
-	 * started one waits on the lock to unlist it, and cancel_work()
-	 * fails on it.
+	 * Unlocked: only tasks using @mm listed its items, each before it
+	 * let go of its mm_users (an atomic with a full barrier), and
+	 * exit_mmap() runs once the last one has.
 	 */
+	if (list_empty(&mmfree_pool_async))
+		return;
 	spin_lock(&mmfree_pool_async_lock);
-	list_for_each_entry_safe_reverse(item, next, &mmfree_pool_async, node)
-		if (mmfree_item_in(item, memcg, nodes) &&
-		    cancel_work(&item->work))
-			list_move_tail(&item->node, &taken);
+	list_for_each_entry(item, &mmfree_pool_async, node)
+		if (item->mm == mm)
+			item->mm = NULL;
 	spin_unlock(&mmfree_pool_async_lock);
-
-	list_for_each_entry_safe(item, next, &taken, node) {
-		struct mmfree_run run;
-
-		mmfree_run_start(&run);
-		helped += mmfree_item_free_taken(item, &run);
-		mmfree_item_release(item);
-		cond_resched();
-	}
-	return helped;
 }
 
 /**
@@ -534,15 +653,9 @@ unsigned long mmfree_pool_help(struct mem_cgroup *memcg,
  */
 long mmfree_pool_async_pages(struct mem_cgroup *memcg)
 {
-	struct mmfree_item *item;
-	long pages = 0;
+	struct mmfree_pool_filter f = { .memcg = memcg };
 
-	spin_lock(&mmfree_pool_async_lock);
-	list_for_each_entry(item, &mmfree_pool_async, node)
-		if (mmfree_item_in(item, memcg, NULL))
-			pages += item->pages;
-	spin_unlock(&mmfree_pool_async_lock);
-	return pages;
+	return mmfree_pool_pages(&f);
 }
 
 /* Whether what mmfree_pool_wait_back() waits for is back. */

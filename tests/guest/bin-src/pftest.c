@@ -92,6 +92,9 @@
  *                                  kill, the victim exits on its own and
  *                                  only the pidfd is polled (nothing is
  *                                  asserted: async mode does not wait)
+ *   pftest lmkd MB ORDER ROUNDS UNMAP_MB
+ *                                  the same, but the victim first unmaps
+ *                                  UNMAP_MB of its MB (async: in flight)
  *   pftest latency SECONDS         as cyclictest does: sleep 1 ms in a loop;
  *                                  print "latency: start T", then each gap
  *                                  between two wakeups over 2 ms as it
@@ -1530,10 +1533,11 @@ static void *lmkd_thread(void *a)
 }
 
 /*
- * A victim of 4 threads on @cpu holding @len; its pid.  It calls exit(0)
- * when a byte arrives on *@cmd.
+ * A victim of 4 threads on @cpu holding @len, of which it has unmapped
+ * the first @unmap again; its pid.  It calls exit(0) when a byte arrives
+ * on *@cmd.
  */
-static pid_t lmkd_victim(size_t len, long cpu, int *cmd)
+static pid_t lmkd_victim(size_t len, size_t unmap, long cpu, int *cmd)
 {
 	int fd[2], in[2], i;
 	pid_t pid;
@@ -1543,6 +1547,7 @@ static pid_t lmkd_victim(size_t len, long cpu, int *cmd)
 	pid = xfork();
 	if (!pid) {
 		pthread_t t;
+		char *p;
 
 		close(in[1]);
 		pin(cpu);
@@ -1551,7 +1556,9 @@ static pid_t lmkd_victim(size_t len, long cpu, int *cmd)
 		for (i = 0; i < 3; i++)
 			if (pthread_create(&t, NULL, lmkd_thread, NULL))
 				die("pthread_create");
-		map_anon(len, 1);
+		p = map_anon(len, 1);
+		if (unmap && munmap(p, unmap))
+			die("munmap");
 		put(fd[1], 'r');
 		get(in[0]);
 		exit(0);
@@ -1574,9 +1581,11 @@ static const char *const lmkd_orders[] = {
 /*
  * One kill as lmkd makes it; fails if less than 90% of what the victim
  * took is free when process_mrelease() returns 0, or when the pidfd is
- * readable (the victim's exit is visible).
+ * readable (the victim's exit is visible).  What it took: what is not
+ * free since it started, the pages it unmapped still in flight included.
  */
-static int lmkd_round(size_t len, enum lmkd_order order, long round)
+static int lmkd_round(size_t len, size_t unmap, enum lmkd_order order,
+		      long round)
 {
 	int reaper_first = order == LMKD_REAPER_FIRST;
 	long base, held, took, at_call = -1, at_exit;
@@ -1586,7 +1595,7 @@ static int lmkd_round(size_t len, enum lmkd_order order, long round)
 	int pidfd, cmd, ret = ESRCH, err = 0, bad = 0;
 
 	base = free_kb();
-	pid = lmkd_victim(len, reaper_first ? 0 : 1, &cmd);
+	pid = lmkd_victim(len, unmap, reaper_first ? 0 : 1, &cmd);
 	if (reaper_first)
 		hog = fifo_hog(0);
 	held = free_kb();
@@ -1628,8 +1637,11 @@ poll:
 		die("the victim's pidfd never became readable");
 	t_exit = now() - t0;
 	at_exit = free_kb() - held;
-	printf("lmkd %s round %ld: the victim took %ld kB; ",
+	printf("lmkd %s round %ld: the victim took %ld kB",
 	       lmkd_orders[order], round, took);
+	if (unmap)
+		printf(" (%zu kB of it unmapped again)", unmap >> 10);
+	printf("; ");
 	if (order == LMKD_EXIT)
 		printf("it exited on its own; ");
 	else if (ret)
@@ -1640,7 +1652,7 @@ poll:
 		       at_call, t_call);
 	printf("%ld kB back when the pidfd became readable after %.3f s\n",
 	       at_exit, t_exit);
-	if (took < (long)(len >> 10) * 9 / 10) {
+	if (took < (long)((len - unmap) >> 10) * 9 / 10) {
 		printf("lmkd: the victim took only %ld kB\n", took);
 		bad = 1;
 	}
@@ -1659,7 +1671,7 @@ poll:
 	return bad;
 }
 
-static int do_lmkd(size_t len, const char *name, long rounds)
+static int do_lmkd(size_t len, size_t unmap, const char *name, long rounds)
 {
 	enum lmkd_order order = LMKD_REAPER_FIRST;
 	long r;
@@ -1674,7 +1686,7 @@ static int do_lmkd(size_t len, const char *name, long rounds)
 	if (order == LMKD_AT_ONCE && setpriority(PRIO_PROCESS, 0, -10))
 		die("setpriority -10");
 	for (r = 1; r <= rounds; r++)
-		bad |= lmkd_round(len, order, r);
+		bad |= lmkd_round(len, unmap, order, r);
 	return bad;
 }
 
@@ -1795,7 +1807,7 @@ static void usage(void)
 		"       pftest swap MB ROUNDS | thp MB | herd N MB exit|kill\n"
 		"       pftest threads MB T SECONDS | oom HOLDERS MB ROUNDS | spin SECONDS\n"
 		"       pftest hugetlb MB ROUNDS | hugemigrate MB ROUNDS | mrelease MB CPU\n"
-		"       pftest lmkd MB reaper-first|at-once|in-exit|exit ROUNDS\n"
+		"       pftest lmkd MB reaper-first|at-once|in-exit|exit ROUNDS [UNMAP_MB]\n"
 		"       pftest hog NODE MB | pipes STOP_MB | latency SECONDS | stopped MB\n");
 	exit(2);
 }
@@ -1866,8 +1878,14 @@ int main(int argc, char **argv)
 		return do_hugemigrate(arg(argv, 2, 2) << 20, arg(argv, 3, 1));
 	if (!strcmp(c, "mrelease") && argc == 4)
 		return do_mrelease(arg(argv, 2, 1) << 20, arg(argv, 3, 0));
-	if (!strcmp(c, "lmkd") && argc == 5)
-		return do_lmkd(arg(argv, 2, 1) << 20, argv[3], arg(argv, 4, 1));
+	if (!strcmp(c, "lmkd") && (argc == 5 || argc == 6)) {
+		size_t len = arg(argv, 2, 1) << 20;
+		size_t unmap = argc == 6 ? arg(argv, 5, 1) << 20 : 0;
+
+		if (unmap >= len)
+			die("lmkd: UNMAP_MB must be below MB");
+		return do_lmkd(len, unmap, argv[3], arg(argv, 4, 1));
+	}
 	if (!strcmp(c, "latency") && argc == 3)
 		return do_latency(arg(argv, 2, 1));
 	if (!strcmp(c, "pipes") && argc == 3)
