@@ -468,11 +468,12 @@ static bool mmfree_take_back_due(struct mmu_gather *tlb)
  */
 static void mmfree_take_back_earlier(struct mmu_gather *tlb)
 {
-	u64 start = ktime_get_ns();
 	unsigned long helped;
+	u64 start;
 
 	if (!preemptible() || !mmfree_take_back_due(tlb))
 		return;
+	start = ktime_get_ns();
 	if (mmfree_pool_take_back(mmfree_tlb_mm(tlb),
 				  msecs_to_jiffies(MMFREE_TAKE_BACK_WAIT_MS),
 				  &helped))
