@@ -100,8 +100,7 @@ struct mmfree_item *mmfree_item_alloc(void);
 void mmfree_item_put_entries(struct mmfree_item *item, void *const *entries,
 			     unsigned int nr, unsigned long pages);
 void mmfree_item_queue(struct mmfree_item *item, struct mmfree_waiter *w,
-		       int nid, int run, struct mem_cgroup *memcg,
-		       const struct mm_struct *mm);
+		       int nid, int run, struct mem_cgroup *memcg, u64 mm_id);
 void mmfree_waiter_init(struct mmfree_waiter *w);
 unsigned long mmfree_waiter_finish(struct mmfree_waiter *w);
 void mmfree_pool_got_cpu(int nid);
@@ -117,10 +116,8 @@ void mmfree_pool_drain(void);
 unsigned long mmfree_pool_help(struct mem_cgroup *memcg,
 			       const nodemask_t *nodes);
 long mmfree_pool_async_pages(struct mem_cgroup *memcg);
-unsigned long mmfree_pool_take_back(const struct mm_struct *mm,
-				    unsigned long timeout,
+unsigned long mmfree_pool_take_back(u64 mm_id, unsigned long timeout,
 				    unsigned long *helped);
-void mmfree_pool_forget(const struct mm_struct *mm);
 bool mmfree_pool_wait_back(struct mem_cgroup *memcg, const nodemask_t *nodes,
 			   unsigned long timeout);
 

@@ -199,6 +199,18 @@ static struct mm_struct *mmfree_tlb_mm(struct mmu_gather *tlb)
 }
 
 /* Base pages one gathered entry holds: a huge page counts them all. */
+/*
+ * The id an async item keeps of the mm its pages were unmapped from:
+ * x86's context id, which no other mm ever gets (not 0, never reused),
+ * where the mm's address goes to the next mm once it is freed.  Not every
+ * teardown ends in a gather that could tell the items (an exit_mmap() of
+ * an mm without VMAs has none).
+ */
+static u64 mmfree_mm_id(const struct mm_struct *mm)
+{
+	return mm->context.ctx_id;
+}
+
 static unsigned long mmfree_entry_pages(void *const *e)
 {
 	if (mmfree_gathered_span(e) == 2)
@@ -436,7 +448,8 @@ static void mmfree_gather_waited(u64 start, unsigned long helped)
 
 /*
  * A take-back waits this long at most for the items workers have started
- * (a few batches): workers that cannot run must not hold up a reaper.
+ * (a few batches), and only once for an mm: workers that cannot run must
+ * not hold up a reaper, which takes back once a VMA.
  */
 #define MMFREE_TAKE_BACK_WAIT_MS	1000
 
@@ -474,23 +487,10 @@ static void mmfree_take_back_earlier(struct mmu_gather *tlb)
 	if (!preemptible() || !mmfree_take_back_due(tlb))
 		return;
 	start = ktime_get_ns();
-	if (mmfree_pool_take_back(mmfree_tlb_mm(tlb),
+	if (mmfree_pool_take_back(mmfree_mm_id(mmfree_tlb_mm(tlb)),
 				  msecs_to_jiffies(MMFREE_TAKE_BACK_WAIT_MS),
 				  &helped))
 		mmfree_gather_waited(start, helped);
-}
-
-/*
- * After the final flush of an mm's teardown (exit_mmap(), mm_users 0):
- * the mm is freed next and a new mm may take its address, which must not
- * take back the async items an exit of its own left here.
- */
-static void mmfree_forget_exited(struct mmu_gather *tlb)
-{
-	struct mm_struct *mm = mmfree_tlb_mm(tlb);
-
-	if (!atomic_read(&mm->mm_users))
-		mmfree_pool_forget(mm);
 }
 
 /* Help with and wait for the gather's items queued so far, oldest first. */
@@ -930,7 +930,7 @@ static void mmfree_offload(struct mmfree_gather *g, void **entries,
 					  linger ? NULL : &g->waiters[g->cur],
 					  nid, run,
 					  linger ? mmfree_page_memcg_get(page) : NULL,
-					  mmfree_tlb_mm(g->tlb));
+					  mmfree_mm_id(mmfree_tlb_mm(g->tlb)));
 			if (!linger)
 				g->cur_pages += pages;
 		}
@@ -1009,7 +1009,6 @@ static void mmfree_tlb_finish_mmu(struct mmu_gather *tlb)
 	}
 	if (g)
 		mmfree_gather_close(g);
-	mmfree_forget_exited(tlb);
 	mmfree_leave();
 }
 

@@ -26,9 +26,9 @@
  * is on a list, with a reference to the memory cgroup of the task that
  * unmapped its pages, so that a memcg OOM takes back (as a waiter does)
  * and waits for that memcg's items only, and any other OOM for those of
- * the nodes it may allocate from (mmfree_pool_help()); and the mm they
- * were unmapped from, so that a kill or a reaper of that mm takes back
- * its items (mmfree_pool_take_back()).
+ * the nodes it may allocate from (mmfree_pool_help()); and the id of the
+ * mm they were unmapped from, so that a kill or a reaper of that mm takes
+ * back its items (mmfree_pool_take_back()).
  *
  * A worker's time on an item is charged to the cgroup of the task that
  * gathered its pages (mmfree_item_charge()); the item holds a reference
@@ -67,7 +67,7 @@ struct mmfree_item {
 	struct list_head taken;		/* async: a helper's, while it frees it */
 	struct mmfree_waiter *waiter;	/* NULL: async */
 	struct mem_cgroup *memcg;	/* async: a reference, or NULL */
-	const struct mm_struct *mm;	/* async: unmapped from it; never read */
+	u64 mm_id;			/* async: its mm's; 0 once given up */
 	unsigned long seq;		/* async: the order it was listed in */
 	struct cgroup *cgrp;		/* the gathering task's: a reference */
 	unsigned long pages;
@@ -367,15 +367,15 @@ static void mmfree_item_queued_hold(void)
  * @run: node whose CPUs are to free them (@nid, if it has CPUs)
  * @memcg: async: the memcg the pages are charged to, or NULL; the item
  *	takes over the caller's reference
- * @mm: async: the mm the pages were unmapped from (mmfree_pool_take_back())
+ * @mm_id: async: the id of the mm the pages were unmapped from
+ *	(mmfree_pool_take_back())
  *
  * Context: the task that gathered the pages; its cgroup (on the default
  * hierarchy) is charged the workers' time on the item, and named by the
  * item's trace event.
  */
 void mmfree_item_queue(struct mmfree_item *item, struct mmfree_waiter *w,
-		       int nid, int run, struct mem_cgroup *memcg,
-		       const struct mm_struct *mm)
+		       int nid, int run, struct mem_cgroup *memcg, u64 mm_id)
 {
 	INIT_WORK(&item->work, mmfree_item_workfn);
 	item->waiter = w;
@@ -394,7 +394,7 @@ void mmfree_item_queue(struct mmfree_item *item, struct mmfree_waiter *w,
 		atomic_inc(&w->pending);
 	} else {
 		item->memcg = memcg;
-		item->mm = mm;
+		item->mm_id = mm_id;
 		/*
 		 * Listed before a worker can start it, and free it; queued
 		 * under the same lock, so that mmfree_pool_take() never finds
@@ -482,7 +482,7 @@ unsigned long mmfree_waiter_finish(struct mmfree_waiter *w)
 
 /* Which async items a helper takes back, or a waiter waits for. */
 struct mmfree_pool_filter {
-	const struct mm_struct *mm;	/* those unmapped from this mm, */
+	u64 mm_id;			/* those unmapped from this mm, */
 	unsigned long before;		/* listed before this seq; else */
 	struct mem_cgroup *memcg;	/* an OOM of this memcg's; else */
 	const nodemask_t *nodes;	/* an OOM's that may use these nodes */
@@ -491,13 +491,13 @@ struct mmfree_pool_filter {
 /*
  * Whether an async item is one @f names: its pages count for an OOM of
  * f->memcg (and its descendants), or for one whose allocation may use
- * f->nodes; or were unmapped from f->mm before f->before.
+ * f->nodes; or were unmapped from f->mm_id's mm before f->before.
  */
 static bool mmfree_item_in(struct mmfree_item *item,
 			   const struct mmfree_pool_filter *f)
 {
-	if (f->mm)
-		return item->mm == f->mm && item->seq < f->before;
+	if (f->mm_id)
+		return item->mm_id == f->mm_id && item->seq < f->before;
 	if (f->memcg)
 		return item->memcg &&
 		       mem_cgroup_is_descendant(item->memcg, f->memcg);
@@ -577,31 +577,50 @@ unsigned long mmfree_pool_help(struct mem_cgroup *memcg,
 	return mmfree_pool_take(&f);
 }
 
+/*
+ * A take-back waited its time for the items @f names, which workers have
+ * started: they are no longer their mm's to wait for.  Every later gather
+ * of that mm (the reaper's, one a VMA; the exit's, one a flush) would
+ * otherwise wait its full time again for the same starved workers.  Whoever
+ * else waits for them stops too.
+ */
+static void mmfree_pool_give_up(const struct mmfree_pool_filter *f)
+{
+	struct mmfree_item *item;
+
+	spin_lock(&mmfree_pool_async_lock);
+	list_for_each_entry(item, &mmfree_pool_async, node)
+		if (mmfree_item_in(item, f))
+			item->mm_id = 0;
+	spin_unlock(&mmfree_pool_async_lock);
+	if (wq_has_sleeper(&mmfree_pool_back_wq))
+		wake_up_all(&mmfree_pool_back_wq);
+}
+
 /**
  * mmfree_pool_take_back - free now what an mm's async gathers left
- * @mm: the mm (only compared, never read)
+ * @mm_id: the mm's id (x86's context id: never reused, never 0)
  * @timeout: jiffies at most to wait for items workers have started
  * @helped: set to the pages freed here
  *
- * For a gather that must leave nothing of @mm in flight (a killed task's,
- * a reaper's): the async items unmapped from @mm before the call are
- * back when it returns, as on stock, where they were free before their
- * munmap() returned.  Items no worker has started are taken back and
- * freed here, newest first; then it waits for those the workers are
- * freeing, for @timeout at most: workers that cannot run (a real-time
- * hog on their CPUs) must not hold up a reaper or an exit for long.
- * Items listed later (an mm still shared with a live task) are not
- * waited for.
+ * For a gather that must leave nothing of the mm in flight (a killed
+ * task's, a reaper's): the async items unmapped from it before the call
+ * are back when it returns, as on stock, where they were free before
+ * their munmap() returned.  Items no worker has started are taken back
+ * and freed here, newest first; then it waits for those the workers are
+ * freeing, for @timeout at most, once for the mm: workers that cannot run
+ * (a real-time hog on their CPUs) must not hold up a reaper or an exit
+ * for long.  Items listed later (an mm still shared with a live task) are
+ * not waited for.
  *
  * Context: process context, sleeps uninterruptibly.
  *
- * Return: the pages of @mm that were in flight.
+ * Return: the pages of the mm that were in flight.
  */
-unsigned long mmfree_pool_take_back(const struct mm_struct *mm,
-				    unsigned long timeout,
+unsigned long mmfree_pool_take_back(u64 mm_id, unsigned long timeout,
 				    unsigned long *helped)
 {
-	struct mmfree_pool_filter f = { .mm = mm };
+	struct mmfree_pool_filter f = { .mm_id = mm_id };
 	long found;
 
 	*helped = 0;
@@ -613,36 +632,10 @@ unsigned long mmfree_pool_take_back(const struct mm_struct *mm,
 	if (!found)
 		return 0;
 	*helped = mmfree_pool_take(&f);
-	wait_event_timeout(mmfree_pool_back_wq, !mmfree_pool_pages(&f),
-			   timeout);
+	if (!wait_event_timeout(mmfree_pool_back_wq, !mmfree_pool_pages(&f),
+				timeout))
+		mmfree_pool_give_up(&f);
 	return found;
-}
-
-/**
- * mmfree_pool_forget - an mm is torn down: forget its items' mm
- * @mm: the mm, whose memory a new mm may take next
- *
- * Its items stay in flight, as an exit of its own may leave them; a new
- * mm at the same address must not take them back as its own.
- *
- * Context: exit_mmap()'s last flush, in whichever task runs it.
- */
-void mmfree_pool_forget(const struct mm_struct *mm)
-{
-	struct mmfree_item *item;
-
-	/*
-	 * Unlocked: only tasks using @mm listed its items, each before it
-	 * let go of its mm_users (an atomic with a full barrier), and
-	 * exit_mmap() runs once the last one has.
-	 */
-	if (list_empty(&mmfree_pool_async))
-		return;
-	spin_lock(&mmfree_pool_async_lock);
-	list_for_each_entry(item, &mmfree_pool_async, node)
-		if (item->mm == mm)
-			item->mm = NULL;
-	spin_unlock(&mmfree_pool_async_lock);
 }
 
 /**
