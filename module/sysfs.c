@@ -100,6 +100,16 @@ static ssize_t mmfree_knob_show(struct kobject *kobj,
  */
 #define MMFREE_KNOB_MAX_WRITE	32
 
+/*
+ * Whether a write is text throughout: sysfs ends the buffer with a NUL
+ * after @count bytes, but one inside it would end the parsers' string
+ * early, and what follows would go unread, the write taken as valid.
+ */
+static bool mmfree_write_is_text(const char *buf, size_t count)
+{
+	return strnlen(buf, count) == count;
+}
+
 static ssize_t mmfree_knob_store(struct kobject *kobj,
 				 struct kobj_attribute *attr,
 				 const char *buf, size_t count)
@@ -108,7 +118,7 @@ static ssize_t mmfree_knob_store(struct kobject *kobj,
 	unsigned int val, old;
 	int err;
 
-	if (count > MMFREE_KNOB_MAX_WRITE)
+	if (count > MMFREE_KNOB_MAX_WRITE || !mmfree_write_is_text(buf, count))
 		return -EINVAL;
 	err = mmfree_knob_parse(id, buf, &val);
 	if (err)
@@ -176,7 +186,7 @@ static ssize_t mmfree_action_store(struct kobject *kobj,
 	struct mmfree_dir *dir = container_of(attr, struct mmfree_dir,
 					      action_attr);
 
-	if (!sysfs_streq(buf, "1"))
+	if (!mmfree_write_is_text(buf, count) || !sysfs_streq(buf, "1"))
 		return -EINVAL;
 	return dir->feature->action() ?: count;
 }
