@@ -150,13 +150,20 @@ static bool mmfree_pagefree_attached;	/* hooks attached, gathers pooled */
 static DEFINE_MUTEX(mmfree_pagefree_lock);	/* serialises attach/detach */
 static DEFINE_PER_CPU(long, mmfree_inside);	/* tasks in wrappers */
 
+/*
+ * this_cpu_inc() and this_cpu_dec() are no compiler barriers: without
+ * one, a store to a context could move past the count's decrement, where
+ * a detach that read 0 may already have closed and freed the context.
+ */
 static void mmfree_enter(void)
 {
 	this_cpu_inc(mmfree_inside);
+	barrier();
 }
 
 static void mmfree_leave(void)
 {
+	barrier();
 	this_cpu_dec(mmfree_inside);
 }
 
