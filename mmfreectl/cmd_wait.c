@@ -25,7 +25,6 @@
 #include "mmfreectl.h"
 
 #define INFLIGHT "pagefree/stats/inflight_pages"
-#define WAIT_MAX_SECONDS 86400
 #define NSEC_PER_SEC 1000000000LL
 /* Not an exit status: the file is back, wait on it again. */
 #define WAIT_REOPEN (-1)
@@ -135,8 +134,8 @@ static int wait_no_pagefree(void)
 }
 
 /*
- * The file is gone: the module is being unloaded, which drains the pool
- * before /sys/module/mmfree goes.  Until then, or the deadline (-1:
+ * The file is gone, or not there yet: the module is being unloaded, which
+ * drains the pool before /sys/module/mmfree goes, or loaded.  Until then, or the deadline (-1:
  * none); WAIT_REOPEN if the file is back meanwhile, a new instance's
  * (the old one is gone), whose count is still to be read.
  */
@@ -154,7 +153,7 @@ static int wait_unloaded(long long deadline)
 			return RC_OK;
 		}
 		if (deadline >= 0 && wait_now() >= deadline) {
-			warnx("timed out: mmfree is still being unloaded");
+			warnx("timed out: mmfree is still being loaded or unloaded");
 			return RC_TIMEOUT;
 		}
 		usleep(20000);

@@ -30,6 +30,11 @@ enum {
 	RC_TIMEOUT = 4,		/* wait: still pages in flight at the timeout */
 };
 
+/* wait --timeout at most, in seconds: a day (the usage text spells it). */
+#define WAIT_MAX_SECONDS 86400
+#define CTL_STR(x) #x
+#define CTL_XSTR(x) CTL_STR(x)
+
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define __printf(a, b) __attribute__((__format__(printf, a, b)))
 

@@ -135,7 +135,7 @@ static const struct num_case nsec_cases[] = {
 	{ 5000000000000ULL, "5000.00 s" },
 };
 
-/* wait --timeout: seconds as people give them, to 86400. */
+/* wait --timeout: seconds as people give them, to WAIT_MAX_SECONDS. */
 static const struct {
 	const char *in;
 	long long ns;		/* -1: refused */
@@ -188,7 +188,8 @@ void test_format(void)
 	}
 	for (i = 0; i < ARRAY_SIZE(seconds_cases); i++) {
 		long long ns = -2, want = seconds_cases[i].ns;
-		int ret = ctl_parse_seconds(seconds_cases[i].in, 86400, &ns);
+		int ret = ctl_parse_seconds(seconds_cases[i].in, WAIT_MAX_SECONDS,
+					    &ns);
 
 		if (want >= 0 && (ret || ns != want))
 			ktap_diag("ret %d, ns %lld, want %lld", ret, ns, want);
