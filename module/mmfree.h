@@ -83,7 +83,6 @@ extern bool mmfree_untested_kernel;
 
 struct mmfree_item;
 struct mem_cgroup;
-struct mm_struct;
 
 /* The items of one task's gather, which it waits for (sync mode). */
 struct mmfree_waiter {

@@ -205,7 +205,6 @@ static struct mm_struct *mmfree_tlb_mm(struct mmu_gather *tlb)
 	return MMFREE_FIELD(tlb, tlb_mm, struct mm_struct *);
 }
 
-/* Base pages one gathered entry holds: a huge page counts them all. */
 /*
  * The id an async item keeps of the mm its pages were unmapped from:
  * x86's context id, which no other mm ever gets (not 0, never reused),
@@ -218,6 +217,7 @@ static u64 mmfree_mm_id(const struct mm_struct *mm)
 	return mm->context.ctx_id;
 }
 
+/* Base pages one gathered entry holds: a huge page counts them all. */
 static unsigned long mmfree_entry_pages(void *const *e)
 {
 	if (mmfree_gathered_span(e) == 2)
